@@ -1,0 +1,105 @@
+# iopscope: two commands on a fresh machine.
+#   make serve   install what is missing, ingest data/raw, dbt build, build the site, serve it
+#   make test    install what tests need, then run every suite (pytest, dbt, browser)
+# Each install step is guarded by a stamp that depends on its lock file, so a second run
+# reinstalls nothing when nothing changed.
+
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DEFAULT_GOAL := help
+
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMPS := .stamps
+PORT ?= 3000
+
+export DBT_SEND_ANONYMOUS_USAGE_STATS := False
+export DO_NOT_TRACK := 1
+export OBSERVABLE_TELEMETRY_DISABLE := true
+export PATH := $(CURDIR)/$(BIN):$(PATH)
+
+.PHONY: help deps serve build ingest dbt site test test-python test-dbt test-browser system-deps clean distclean lock
+
+help:
+	@echo "make serve   build everything from data/raw and serve the site on http://127.0.0.1:$(PORT)/"
+	@echo "make test    run every test suite (installs chromium, fio, sysstat when root)"
+	@echo "make build   ingest + dbt build + site build, without serving"
+	@echo "make lock    regenerate requirements.lock after editing pyproject.toml"
+
+# ---------------------------------------------------------------- installs
+
+$(STAMPS):
+	@mkdir -p $(STAMPS)
+
+$(STAMPS)/python: requirements.lock pyproject.toml | $(STAMPS)
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps --require-hashes -r requirements.lock
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps -e .
+	@touch $@
+
+$(STAMPS)/node: package.json package-lock.json | $(STAMPS)
+	npm ci --no-audit --no-fund --loglevel=error
+	@touch $@
+
+deps: $(STAMPS)/python $(STAMPS)/node
+
+# Debian packages the tests drive for real. Installed when missing and we may (root/sudo).
+TEST_PROGRAMS := chromium:chromium fio:fio iostat:sysstat mpstat:sysstat
+system-deps:
+	@missing=""; for pair in $(TEST_PROGRAMS); do \
+	  prog=$${pair%%:*}; pkg=$${pair##*:}; \
+	  command -v $$prog >/dev/null 2>&1 || missing="$$missing $$pkg"; \
+	done; \
+	missing=$$(echo $$missing | tr ' ' '\n' | sort -u | tr '\n' ' '); \
+	if [ -n "$${missing// /}" ]; then \
+	  if [ "$$(id -u)" = 0 ]; then SUDO=""; elif command -v sudo >/dev/null && sudo -n true 2>/dev/null; then SUDO=sudo; \
+	  else echo "missing Debian packages:$$missing -- install them (apt-get install$$missing) or run as root"; exit 1; fi; \
+	  echo "installing Debian packages:$$missing"; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing chromium-driver >/dev/null; \
+	fi
+
+# ---------------------------------------------------------------- pipeline
+
+build: deps
+	$(BIN)/iopscope build
+
+ingest: $(STAMPS)/python
+	$(BIN)/iopscope ingest
+
+dbt: $(STAMPS)/python
+	$(BIN)/iopscope dbt build
+
+site: deps
+	$(BIN)/iopscope build --skip ingest --skip dbt
+
+serve: build
+	$(BIN)/iopscope serve --port $(PORT)
+
+# ---------------------------------------------------------------- tests
+
+test: deps system-deps
+	@$(MAKE) --no-print-directory test-python test-dbt test-browser
+
+test-python: $(STAMPS)/python
+	$(BIN)/python -m pytest -q
+
+# The bundled data through the whole pipeline: ingest, dbt build (models, data tests, unit
+# tests), site build. Any ingest error fails the run: bundled data must read cleanly.
+test-dbt: deps
+	$(BIN)/iopscope build
+
+test-browser: deps
+	node --test --test-reporter=spec tests/browser/
+
+# ---------------------------------------------------------------- upkeep
+
+lock: $(STAMPS)/python
+	$(BIN)/python -m pip install --quiet uv
+	$(BIN)/uv pip compile pyproject.toml --extra test --generate-hashes --python-version 3.11 -q -o requirements.lock
+
+clean:
+	rm -rf dist data/lake data/warehouse target logs src/.observablehq/cache tests/artifacts
+
+distclean: clean
+	rm -rf $(VENV) node_modules $(STAMPS)

@@ -1,0 +1,3 @@
+"""iopscope: results database and capacity planner for storage and OLTP benchmarks."""
+
+__version__ = "0.1.0"

@@ -1,0 +1,178 @@
+"""The ``iopscope`` command. Each subcommand is a thin wrapper around one module."""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import sys
+import time
+from pathlib import Path
+
+from iopscope import __version__
+
+
+def _paths(args):
+    from iopscope.paths import Paths
+
+    paths = Paths.default()
+    overrides = {k: Path(v).resolve() for k in ("raw", "lake", "warehouse")
+                 if (v := getattr(args, k, None))}
+    return paths.__class__(**{**paths.__dict__, **overrides}) if overrides else paths
+
+
+def cmd_parse(args) -> int:
+    from iopscope import parsers
+    from iopscope.ingest import parse_file
+
+    path = Path(args.file)
+    try:
+        module, result, _ = parse_file(path, fmt=args.format, tool=args.tool)
+    except (parsers.ParseError, KeyError, OSError) as exc:
+        reason = exc.args[0] if isinstance(exc, KeyError) else str(exc)
+        print(f"{path}: rejected: {reason}", file=sys.stderr)
+        return 2
+    summary = {
+        "file": str(path),
+        "format": module.NAME,
+        "parser_version": module.VERSION,
+        "tool": module.TOOL,
+        "tool_version": result.tool_version,
+        "status": result.status,
+        "status_reason": result.status_reason,
+        "records": {t: len(rows) for t, rows in sorted(result.tables.items())},
+        "facts": result.facts,
+        "issues": [{"line": i.line, "severity": i.severity, "reason": i.reason} for i in result.issues],
+        "first_records": {t: rows[: args.head] for t, rows in sorted(result.tables.items())},
+    }
+    if args.json:
+        print(json.dumps(summary, indent=2, default=_json_default))
+    else:
+        print(f"{path}\n  format   {module.NAME} (parser {module.VERSION}), tool {module.TOOL} "
+              f"{result.tool_version or '(version not printed)'}\n  status   {result.status}"
+              + (f": {result.status_reason}" if result.status_reason else ""))
+        for table, count in summary["records"].items():
+            print(f"  {table:<22} {count} rows")
+        for issue in result.issues:
+            where = f"line {issue.line}" if issue.line else "file"
+            print(f"  {issue.severity}: {where}: {issue.reason}")
+        for table, rows in summary["first_records"].items():
+            for row in rows:
+                shown = {k: v for k, v in row.items() if v is not None}
+                print(f"  {table}: {json.dumps(shown, default=_json_default)[:400]}")
+    return 0
+
+
+def _json_default(value):
+    if isinstance(value, (dt.datetime, dt.date)):
+        return value.isoformat()
+    return str(value)
+
+
+def cmd_ingest(args) -> int:
+    from iopscope import pipeline
+
+    paths = _paths(args)
+    started = time.monotonic()
+    report = pipeline.ingest(paths, only=[Path(p) for p in args.paths] or None, force=args.force,
+                             show_progress=not args.quiet)
+    pipeline.print_ingest_report(report, time.monotonic() - started)
+    return 1 if report.failed else 0
+
+
+def cmd_build(args) -> int:
+    from iopscope import pipeline
+
+    stages = tuple(s for s in ("ingest", "dbt", "site") if s not in (args.skip or []))
+    try:
+        return pipeline.build(_paths(args), stages=stages, force=args.force)
+    except pipeline.StageError as exc:
+        pipeline.console.print(f"[red]failed:[/] {exc}")
+        return 2
+
+
+def cmd_dbt(args) -> int:
+    from iopscope import pipeline
+
+    try:
+        pipeline.dbt(_paths(args), args.dbt_args or ["build"])
+    except pipeline.StageError as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    return 0
+
+
+def cmd_serve(args) -> int:
+    from iopscope.serve import serve
+
+    serve(_paths(args).dist if not args.dir else Path(args.dir), port=args.port, verbose=args.verbose)
+    return 0
+
+
+def cmd_sql(args) -> int:
+    from iopscope.sql import run_sql
+
+    return run_sql(_paths(args).warehouse, args.query)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="iopscope", description=__doc__)
+    parser.add_argument("--version", action="version", version=f"iopscope {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    def with_locations(p):
+        p.add_argument("--raw", help="raw tree (default data/raw)")
+        p.add_argument("--lake", help="Parquet lake (default data/lake)")
+        p.add_argument("--warehouse", help="DuckDB warehouse file (default data/warehouse/iopscope.duckdb)")
+        return p
+
+    p = sub.add_parser("parse", help="show what the parser reads in one file")
+    p.add_argument("file")
+    p.add_argument("--tool", help="only consider parsers of this tool (fio, iostat, tpcc-mysql ...)")
+    p.add_argument("--format", help="force a parser by name (see `iopscope formats`)")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.add_argument("--head", type=int, default=3, help="records to show per table")
+    p.set_defaults(func=cmd_parse)
+
+    p = with_locations(sub.add_parser("ingest", help="ingest a raw tree (or some runs of it) into the lake"))
+    p.add_argument("paths", nargs="*", help="only these files or folders (under the raw root)")
+    p.add_argument("--force", action="store_true", help="re-parse even unchanged runs")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(func=cmd_ingest)
+
+    p = with_locations(sub.add_parser("build", help="ingest, dbt build and site build, in order"))
+    p.add_argument("--skip", action="append", choices=("ingest", "dbt", "site"), help="skip a stage")
+    p.add_argument("--force", action="store_true", help="re-parse even unchanged runs")
+    p.set_defaults(func=cmd_build)
+
+    p = with_locations(sub.add_parser("dbt", help="run dbt with the project's profile (default: build)"))
+    p.add_argument("dbt_args", nargs=argparse.REMAINDER)
+    p.set_defaults(func=cmd_dbt)
+
+    p = sub.add_parser("serve", help="serve the built site on 127.0.0.1")
+    p.add_argument("--port", type=int, default=3000, help="0 picks a free port")
+    p.add_argument("--dir", help="folder to serve (default dist/)")
+    p.add_argument("--verbose", action="store_true")
+    p.set_defaults(func=cmd_serve)
+
+    p = with_locations(sub.add_parser("sql", help="SQL over the warehouse (interactive without -c)"))
+    p.add_argument("-c", "--query", help="run one query and print the result")
+    p.set_defaults(func=cmd_sql)
+
+    sub.add_parser("formats", help="list the formats ingest reads").set_defaults(func=cmd_formats)
+
+    args = parser.parse_args(argv)
+    return args.func(args)
+
+
+def cmd_formats(args) -> int:
+    from iopscope import parsers
+
+    for name, module in sorted(parsers.PARSERS.items()):
+        summary = (module.__doc__ or "").strip().splitlines()[0]
+        print(f"{name:<20} {module.TOOL:<12} {summary}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

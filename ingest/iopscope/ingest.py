@@ -1,0 +1,328 @@
+"""Ingest a raw tree into the lake: find runs, parse their files, write Parquet, record errors.
+
+A *run* is a folder holding a manifest (``run.toml``) and everything below it (up to the next
+folder with a manifest of its own). Files outside any manifest still ingest: each folder of
+such files is one run whose ``run_id`` is the folder's path under the raw root, and whose
+facts stay null. Raw files are only ever opened for reading.
+
+Incremental: a run whose files (content hashes), manifest and parser versions are unchanged
+since the last ingest is skipped without parsing, and the lake stays byte-identical.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import traceback
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Iterable
+
+from iopscope import parsers, tables
+from iopscope.lake import Lake
+from iopscope.manifest import MANIFEST_NAMES, Manifest, ManifestError, read_manifest
+from iopscope.run_facts import manifest_rows
+
+# Bump when the ingest layer itself changes what it writes (forces a full re-ingest).
+INGEST_VERSION = "1"
+IGNORED_SUFFIXES = (".md", ".sha256", ".txt~", ".swp")
+ROOT_COLLECTION = "_root"
+
+
+@dataclass
+class RunFolder:
+    key: str                 # stable id of the folder: hash of its path under the raw root
+    rel_dir: str             # folder path under the raw root ("." for the root itself)
+    collection: str          # first path component under the raw root
+    manifest_path: Path | None
+    files: list[Path]
+
+
+@dataclass
+class FileError:
+    path: str
+    line: int | None
+    reason: str
+    severity: str = "error"
+
+    def __str__(self) -> str:
+        where = f"{self.path}:{self.line}" if self.line else self.path
+        return f"{where}: {self.reason}"
+
+
+@dataclass
+class IngestReport:
+    runs_seen: int = 0
+    runs_ingested: int = 0
+    runs_unchanged: int = 0
+    runs_removed: int = 0
+    files_parsed: int = 0
+    rows_written: int = 0
+    bytes_parsed: int = 0
+    errors: list[FileError] = field(default_factory=list)
+    warnings: list[FileError] = field(default_factory=list)
+
+    @property
+    def failed(self) -> bool:
+        return bool(self.errors)
+
+
+def sha256_file(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for chunk in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def _key(rel_dir: str) -> str:
+    return hashlib.sha256(rel_dir.encode()).hexdigest()[:16]
+
+
+def _ignored(path: Path) -> bool:
+    name = path.name
+    return name.startswith(".") or name.endswith(IGNORED_SUFFIXES) or name in MANIFEST_NAMES
+
+
+def discover_runs(raw_root: Path) -> list[RunFolder]:
+    """Every run folder under raw_root, sorted by path so output order never depends on the OS."""
+    raw_root = raw_root.resolve()
+    runs: list[RunFolder] = []
+
+    def walk(folder: Path, owner: RunFolder | None) -> None:
+        manifest = next((folder / n for n in MANIFEST_NAMES if (folder / n).is_file()), None)
+        rel = folder.relative_to(raw_root).as_posix() or "."
+        if manifest is not None:
+            owner = RunFolder(_key(rel), rel, _collection(rel), manifest, [])
+            runs.append(owner)
+        loose: RunFolder | None = None
+        entries = sorted(os.scandir(folder), key=lambda e: e.name)
+        for entry in entries:
+            path = Path(entry.path)
+            if entry.is_dir(follow_symlinks=False):
+                if not entry.name.startswith("."):
+                    walk(path, owner)
+            elif entry.is_file() and not _ignored(path):
+                if owner is not None:
+                    owner.files.append(path)
+                else:
+                    if loose is None:
+                        loose = RunFolder(_key(rel), rel, _collection(rel), None, [])
+                        runs.append(loose)
+                    loose.files.append(path)
+
+    if raw_root.is_dir():
+        walk(raw_root, None)
+    return sorted(runs, key=lambda r: r.rel_dir)
+
+
+def _collection(rel_dir: str) -> str:
+    return ROOT_COLLECTION if rel_dir == "." else rel_dir.split("/", 1)[0]
+
+
+def _parser_fingerprint() -> str:
+    versions = {name: m.VERSION for name, m in sorted(parsers.PARSERS.items())}
+    schema = {name: [(c.name, c.type) for c in t.all_columns()] for name, t in sorted(tables.ALL.items())}
+    blob = json.dumps([INGEST_VERSION, versions, schema], sort_keys=True)
+    return hashlib.sha256(blob.encode()).hexdigest()[:16]
+
+
+def read_text(path: Path) -> tuple[str, str | None]:
+    """File text and, if it was not UTF-8, a warning. Never modifies the file."""
+    with open(path, "rb") as fh:
+        raw = fh.read()
+    try:
+        return raw.decode("utf-8"), None
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        return raw.decode("latin-1"), f"line {line}: not UTF-8, read as Latin-1"
+
+
+def parse_file(path: Path, fmt: str | None = None, tool: str | None = None):
+    """Detect (unless ``fmt`` is given) and parse one file: (module, ParseResult, text)."""
+    text, _ = read_text(path)
+    if fmt:
+        module = parsers.get(fmt)
+    else:
+        module, score = parsers.detect(text[: parsers.HEAD_BYTES], path.name, tool)
+        if module is None:
+            raise parsers.ParseError(_unrecognized_reason(text, tool))
+    return module, module.parse(text), text
+
+
+def _unrecognized_reason(text: str, tool: str | None) -> str:
+    hint = f" as {tool}" if tool else ""
+    first = next((ln.strip() for ln in text.splitlines() if ln.strip()), "")
+    return f"no parser recognizes this file{hint} (first line: {first[:80]!r})"
+
+
+class Ingestor:
+    def __init__(self, raw_root: Path, lake_root: Path, force: bool = False,
+                 on_progress: Callable[[int, int, str], None] | None = None) -> None:
+        self.raw_root = Path(raw_root).resolve()
+        self.lake = Lake(Path(lake_root))
+        self.force = force
+        self.on_progress = on_progress or (lambda i, n, name: None)
+
+    def run(self, only: Iterable[Path] | None = None) -> IngestReport:
+        report = IngestReport()
+        with self.lake.locked():
+            self.lake.ensure_schemas()
+            state = self.lake.load_state()
+            if self.force or state.get("fingerprint") != _parser_fingerprint():
+                previous = state.get("runs", {})
+                state = {"fingerprint": _parser_fingerprint(), "runs": previous}
+                for entry in previous.values():
+                    entry["files"] = None  # force re-parse of everything
+            runs = discover_runs(self.raw_root)
+            if only:
+                wanted = [Path(p).resolve() for p in only]
+                runs = [r for r in runs if any(_within(self.raw_root / r.rel_dir, w) or
+                                                _within(w, self.raw_root / r.rel_dir) for w in wanted)]
+            else:
+                present = {r.key for r in runs}
+                for key in [k for k in state["runs"] if k not in present]:
+                    self.lake.remove_parts(state["runs"][key]["parts"])
+                    del state["runs"][key]
+                    report.runs_removed += 1
+            report.runs_seen = len(runs)
+            for i, run in enumerate(runs):
+                self.on_progress(i, len(runs), run.rel_dir)
+                self._ingest_run(run, state, report)
+                # Saved after every run: a crash loses at most the run in progress.
+                self.lake.save_state(state)
+            self.on_progress(len(runs), len(runs), "")
+            return report
+
+    def _ingest_run(self, run: RunFolder, state: dict, report: IngestReport) -> None:
+        hashes = {self._rel(p): sha256_file(p) for p in run.files}
+        if run.manifest_path:
+            hashes[self._rel(run.manifest_path)] = sha256_file(run.manifest_path)
+        previous = state["runs"].get(run.key)
+        if previous and previous.get("files") == hashes and not self.force:
+            report.runs_unchanged += 1
+            for err in previous.get("errors", []):
+                report.errors.append(FileError(**err))
+            return
+        rows, errors = self._parse_run(run, hashes, report)
+        written: list[str] = []
+        for table_name in sorted(set(rows) | set((previous or {}).get("tables", []))):
+            path = self.lake.write_part(table_name, run.collection, run.key, rows.get(table_name, []))
+            if path is not None:
+                written.append(path.relative_to(self.lake.root).as_posix())
+                report.rows_written += len(rows[table_name])
+        if previous:
+            stale = set(previous.get("parts", [])) - set(written)
+            self.lake.remove_parts(stale)
+        state["runs"][run.key] = {
+            "rel_dir": run.rel_dir,
+            "files": hashes,
+            "parts": written,
+            "tables": sorted(t for t in rows if rows[t]),
+            "errors": [e.__dict__ for e in errors if e.severity == "error"],
+        }
+        report.runs_ingested += 1
+        for e in errors:
+            (report.errors if e.severity == "error" else report.warnings).append(e)
+
+    def _rel(self, path: Path) -> str:
+        return path.resolve().relative_to(self.raw_root).as_posix()
+
+    def _parse_run(self, run: RunFolder, hashes: dict[str, str], report: IngestReport):
+        rows: dict[str, list[dict[str, Any]]] = defaultdict(list)
+        errors: list[FileError] = []
+        manifest: Manifest | None = None
+        run_id = run.rel_dir if run.rel_dir != "." else "_root"
+        if run.manifest_path:
+            rel = self._rel(run.manifest_path)
+            try:
+                manifest = read_manifest(run.manifest_path)
+                run_id = manifest.run_id
+            except ManifestError as exc:
+                errors.append(FileError(rel, None, str(exc).split(": ", 1)[1]))
+        provenance_base = {"run_id": run_id, "parser": None, "parser_version": None, "tool_version": None}
+        for table, records in manifest_rows(run, manifest, run_id).items():
+            manifest_rel = self._rel(run.manifest_path) if run.manifest_path else None
+            for record in records:
+                rows[table].append({**provenance_base, "source_path": manifest_rel,
+                                    "source_sha256": hashes.get(manifest_rel) if manifest_rel else None,
+                                    **record})
+        for path in run.files:
+            rel = self._rel(path)
+            rel_to_run = path.relative_to(self.raw_root / run.rel_dir).as_posix()
+            declared = manifest.files.get(rel_to_run, {}) if manifest else {}
+            if declared.get("role") == "ignore":
+                continue
+            file_rows, file_errors = self._parse_one(path, rel, hashes[rel], declared, run_id, report)
+            for table, records in file_rows.items():
+                rows[table].extend(records)
+            errors.extend(file_errors)
+        for e in errors:
+            rows["ingest_errors"].append({
+                "run_id": run_id, "source_path": e.path, "source_sha256": hashes.get(e.path),
+                "line": e.line, "severity": e.severity, "reason": e.reason,
+            })
+        return rows, errors
+
+    def _parse_one(self, path: Path, rel: str, sha: str, declared: dict, run_id: str,
+                   report: IngestReport):
+        rows: dict[str, list[dict[str, Any]]] = defaultdict(list)
+        errors: list[FileError] = []
+        size = path.stat().st_size
+        file_row = {"run_id": run_id, "source_path": rel, "source_sha256": sha, "size_bytes": size,
+                    "format": None, "detected_by": None, "status": None, "status_reason": None,
+                    "records": 0}
+        text, decode_warning = read_text(path)
+        if decode_warning:
+            errors.append(FileError(rel, None, decode_warning, "warning"))
+        fmt = declared.get("format")
+        try:
+            module = parsers.get(fmt) if fmt else parsers.detect(text[: parsers.HEAD_BYTES], path.name)[0]
+        except KeyError as exc:
+            module = None
+            errors.append(FileError(rel, None, f"manifest names an unknown format: {exc.args[0]}"))
+        if module is None:
+            if not fmt:
+                errors.append(FileError(rel, None, _unrecognized_reason(text, None)))
+            file_row.update(status="unrecognized", status_reason=errors[-1].reason)
+            rows["ingest_files"].append(file_row)
+            return rows, errors
+        file_row.update(format=module.NAME, detected_by="manifest" if fmt else "content",
+                        parser=module.NAME, parser_version=module.VERSION)
+        report.files_parsed += 1
+        report.bytes_parsed += size
+        try:
+            result = module.parse(text)
+        except parsers.ParseError as exc:
+            errors.append(FileError(rel, exc.line, exc.reason))
+            file_row.update(status="rejected", status_reason=exc.reason)
+            rows["ingest_files"].append(file_row)
+            return rows, errors
+        except Exception as exc:  # a parser bug must not stop the batch
+            where = traceback.extract_tb(exc.__traceback__)[-1]
+            reason = f"parser {module.NAME} crashed: {type(exc).__name__}: {exc} ({Path(where.filename).name}:{where.lineno})"
+            errors.append(FileError(rel, None, reason))
+            file_row.update(status="rejected", status_reason=reason)
+            rows["ingest_files"].append(file_row)
+            return rows, errors
+        provenance = {"run_id": run_id, "source_path": rel, "source_sha256": sha,
+                      "parser": module.NAME, "parser_version": module.VERSION,
+                      "tool_version": result.tool_version}
+        for table, records in result.tables.items():
+            rows[table].extend({**provenance, **r} for r in records)
+        for issue in result.issues:
+            errors.append(FileError(rel, issue.line, issue.reason, issue.severity))
+        file_row.update(provenance, status=result.status, status_reason=result.status_reason,
+                        records=result.record_count)
+        rows["ingest_files"].append(file_row)
+        return rows, errors
+
+
+def _within(path: Path, parent: Path) -> bool:
+    try:
+        path.resolve().relative_to(parent.resolve())
+        return True
+    except ValueError:
+        return False

@@ -1,0 +1,82 @@
+"""Tables that describe runs and the ingest itself (manifests, files, errors)."""
+
+from iopscope.tables import Table, cols
+
+TABLES = {
+    "runs": Table(
+        "runs",
+        "One row per run: the manifest's facts (source_path is the manifest). Unstated facts are null.",
+        cols(
+            ("run_kind", "string", "measured | published | synthetic"),
+            ("has_manifest", "bool", "False when the run folder had no manifest"),
+            ("tools", "string", "Comma-separated tools the run used"),
+            ("started_at", "timestamp", "Run start (UTC)"),
+            ("status", "string", "complete | incomplete | interrupted | failed, as the manifest says"),
+            ("description", "string", ""),
+            ("tags", "string", "Comma-separated free tags"),
+            ("study_id", "string", "Published study the run transcribes"),
+            ("host_id", "string", ""),
+            ("host_vendor_model", "string", ""),
+            ("host_cpu_model", "string", ""),
+            ("host_sockets", "int64", ""),
+            ("host_physical_cores", "int64", "Physical cores of the whole machine"),
+            ("host_logical_cpus", "int64", "Logical CPUs (threads) of the whole machine"),
+            ("host_nominal_ghz", "float64", "Nominal CPU clock"),
+            ("host_ram_gib", "float64", ""),
+            ("host_os", "string", ""),
+            ("host_kernel", "string", ""),
+            ("db_server", "string", "e.g. MySQL, Percona Server"),
+            ("db_version", "string", ""),
+            ("db_config_id", "string", ""),
+            ("tpcc_warehouses", "int64", ""),
+            ("tpcc_connections", "int64", ""),
+            ("tpcc_buffer_pool_gib", "float64", ""),
+            ("tpcc_page_size_kib", "int64", ""),
+            ("fio_measurement_area", "string", "Hot-spot size or 'device'"),
+            ("synthetic", "bool", "True for generated data (never in the default dataset)"),
+        ),
+    ),
+    "run_devices": Table(
+        "run_devices",
+        "Devices under test in a run, with the role the manifest gives them.",
+        cols(
+            ("device_id", "string", "Catalog id (devices dimension) when known"),
+            ("kernel_name", "string", "Name the OS gave it (sda, nvme0n1), as iostat prints it"),
+            ("role", "string", "data | log | data+log | other"),
+            ("vendor", "string", ""),
+            ("model", "string", ""),
+            ("media", "string", "hdd | ssd | nvme | virtual"),
+            ("interface", "string", "sata | sas | nvme | virtio ..."),
+            ("capacity_gb", "float64", "Decimal GB"),
+            ("rotational", "bool", ""),
+            ("count", "int64", "How many such devices (arrays)"),
+            ("layout", "string", "single | raid0 | raid1 | raid10 | ..."),
+        ),
+    ),
+    "run_db_parameters": Table(
+        "run_db_parameters",
+        "Database server parameters recorded in a run's manifest, one row per parameter.",
+        cols(("parameter", "string", ""), ("value", "string", "Verbatim")),
+    ),
+    "ingest_files": Table(
+        "ingest_files",
+        "One row per raw file seen by ingest: what read it and how it went.",
+        cols(
+            ("size_bytes", "int64", ""),
+            ("format", "string", "Detected or declared format; null when unrecognized"),
+            ("detected_by", "string", "manifest | content"),
+            ("status", "string", "complete | incomplete | failed | rejected | unrecognized"),
+            ("status_reason", "string", ""),
+            ("records", "int64", "Rows written across all tables"),
+        ),
+    ),
+    "ingest_errors": Table(
+        "ingest_errors",
+        "Everything ingest could not read, with the file and line.",
+        cols(
+            ("line", "int64", "1-based line in the raw file, when known"),
+            ("severity", "string", "error | warning"),
+            ("reason", "string", ""),
+        ),
+    ),
+}

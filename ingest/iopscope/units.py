@@ -1,0 +1,76 @@
+"""Unit conversions shared by parsers. Pure functions; each says which convention it follows."""
+
+from __future__ import annotations
+
+import math
+import re
+
+_SIZE = re.compile(r"^\s*([0-9]*\.?[0-9]+)\s*([kmgtp]?)(i?)(b?)\s*$", re.IGNORECASE)
+_POW = {"": 0, "k": 1, "m": 2, "g": 3, "t": 4, "p": 5}
+
+
+def fio_size_bytes(text: str | None) -> int | None:
+    """fio size strings ("4k", "64KiB", "1m", "4096") to bytes.
+
+    fio's default kb_base=1024 makes k, K, KB and KiB all mean 1024. Percentages
+    ("75%"), ranges ("4k-64k") and bssplit lists are not one size: None.
+    """
+    if text is None:
+        return None
+    m = _SIZE.match(str(text))
+    if not m:
+        return None
+    number, prefix, _, _ = m.groups()
+    value = float(number) * 1024 ** _POW[prefix.lower()]
+    return int(round(value))
+
+
+def fio_seconds(text: str | None) -> float | None:
+    """fio time options ("60", "60s", "5m", "1h", "500ms", "250us") to seconds; bare = seconds."""
+    if text is None:
+        return None
+    m = re.match(r"^\s*([0-9]*\.?[0-9]+)\s*(us|usec|ms|msec|s|sec|m|min|h|d)?\s*$", str(text), re.I)
+    if not m:
+        return None
+    value, unit = float(m.group(1)), (m.group(2) or "s").lower()
+    factor = {"us": 1e-6, "usec": 1e-6, "ms": 1e-3, "msec": 1e-3, "s": 1, "sec": 1,
+              "m": 60, "min": 60, "h": 3600, "d": 86400}[unit]
+    return value * factor
+
+
+def to_int(value) -> int | None:
+    if value is None or value == "":
+        return None
+    try:
+        f = float(value)
+    except (TypeError, ValueError):
+        return None
+    if math.isnan(f) or math.isinf(f):
+        return None
+    return int(f)
+
+
+def to_float(value) -> float | None:
+    """Numbers or numeric strings to float; nan/inf and junk become None (nulls, not lies)."""
+    if value is None or value == "" or isinstance(value, bool):
+        return None
+    try:
+        f = float(value)
+    except (TypeError, ValueError):
+        return None
+    if math.isnan(f) or math.isinf(f):
+        return None
+    return f
+
+
+def to_bool(value) -> bool | None:
+    if value is None or value == "":
+        return None
+    if isinstance(value, bool):
+        return value
+    text = str(value).strip().lower()
+    if text in ("1", "true", "yes", "on"):
+        return True
+    if text in ("0", "false", "no", "off"):
+        return False
+    return None

@@ -1,0 +1,67 @@
+-- fio job entries x direction, as ingested; renames and casts only.
+with source as (
+
+    select * from {{ source('lake', 'fio_jobs') }}
+
+),
+
+renamed as (
+
+    select
+        {{ dbt.hash(dbt.concat(["source_sha256", "'|'", "cast(doc_index as " ~ dbt.type_string() ~ ")",
+                                "'|'", "cast(job_index as " ~ dbt.type_string() ~ ")", "'|'", "direction"])) }}
+            as fio_result_id,
+        run_id,
+        collection,
+        source_path,
+        source_sha256,
+        parser,
+        parser_version,
+        tool_version as fio_version,
+        doc_index,
+        job_index,
+        direction,
+        job_name,
+        group_id,
+        hostname,
+        is_aggregate,
+        error_code,
+        started_at,
+        rw,
+        read_pct,
+        block_size,
+        block_size_bytes,
+        ioengine,
+        iodepth,
+        numjobs,
+        group_reporting,
+        outstanding_ios,
+        direct as is_direct_io,
+        size as measurement_area,
+        filename as target_filename,
+        time_based as is_time_based,
+        runtime_option_s,
+        ramp_time_s,
+        elapsed_s,
+        runtime_ms,
+        io_bytes,
+        bw_bytes_per_s,
+        bw_mib_per_s,
+        iops,
+        total_ios,
+        slat_mean_us,
+        clat_min_us,
+        clat_max_us,
+        clat_mean_us,
+        clat_stdev_us,
+        lat_min_us,
+        lat_max_us,
+        lat_mean_us,
+        lat_stdev_us,
+        usr_cpu_pct,
+        sys_cpu_pct
+    from source
+
+)
+
+select * from renamed

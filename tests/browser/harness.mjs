@@ -1,0 +1,94 @@
+// Shared browser-test harness: real Debian Chromium driven by playwright-core, the real
+// `iopscope serve` serving dist/. A page "passes" only with no console error, no page
+// error, no failed request and no request to any host but the local server.
+import {spawn} from "node:child_process";
+import {existsSync, mkdirSync} from "node:fs";
+import {dirname, join, resolve} from "node:path";
+import {fileURLToPath} from "node:url";
+import {chromium} from "playwright-core";
+
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+export const ARTIFACTS = join(ROOT, "tests", "artifacts", "screenshots");
+
+const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
+// Without the background-networking flags Chromium phones home at start, which this
+// offline machine (and many labs) refuse, and which would count as foreign requests.
+const CHROMIUM_ARGS = [
+  "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+  "--disable-background-networking", "--disable-component-update", "--disable-sync",
+  "--disable-dev-shm-usage"
+];
+
+/** Start `iopscope serve` on a free port for `dir`; resolves to {url, stop}. */
+export function startServer(dir = join(ROOT, "dist")) {
+  const python = existsSync(join(ROOT, ".venv/bin/iopscope")) ? join(ROOT, ".venv/bin/iopscope") : "iopscope";
+  const child = spawn(python, ["serve", "--port", "0", "--dir", dir], {cwd: ROOT, stdio: ["ignore", "pipe", "pipe"]});
+  return new Promise((resolvePromise, reject) => {
+    let out = "";
+    let err = "";
+    const timer = setTimeout(() => reject(new Error(`server did not start: ${err}`)), 15000);
+    child.stdout.on("data", (chunk) => {
+      out += chunk;
+      const match = out.match(/^(http:\/\/127\.0\.0\.1:\d+\/)$/m);
+      if (match) {
+        clearTimeout(timer);
+        resolvePromise({url: match[1], stop: () => child.kill("SIGTERM")});
+      }
+    });
+    child.stderr.on("data", (chunk) => (err += chunk));
+    child.on("exit", (code) => reject(new Error(`server exited (${code}): ${err}`)));
+  });
+}
+
+export async function launchBrowser() {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(`${CHROMIUM} not found: install Debian's chromium (make test does when root)`);
+  }
+  return chromium.launch({executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true});
+}
+
+/**
+ * Open `path` on the local server and record every problem. Returns {page, problems, close}.
+ * `ready` is a selector that must appear (e.g. a rendered chart) before the check ends.
+ */
+export async function openPage(browser, baseUrl, path, {ready = null, timeout = 15000} = {}) {
+  const context = await browser.newContext({viewport: {width: 1280, height: 900}});
+  const page = await context.newPage();
+  const problems = [];
+  const origin = new URL(baseUrl).origin;
+  page.on("console", (msg) => {
+    if (msg.type() === "error") problems.push(`console error: ${msg.text()}`);
+  });
+  page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
+  page.on("requestfailed", (req) => {
+    if (new URL(req.url()).origin === origin) problems.push(`failed request: ${req.url()} (${req.failure()?.errorText})`);
+  });
+  page.on("response", (res) => {
+    if (res.status() >= 400) problems.push(`HTTP ${res.status()}: ${res.url()}`);
+  });
+  // Requests to any other host are recorded and aborted before they leave the browser.
+  await context.route("**/*", (route) => {
+    const url = route.request().url();
+    if (url.startsWith("data:") || url.startsWith("blob:") || new URL(url).origin === origin) {
+      return route.continue();
+    }
+    problems.push(`foreign request: ${url}`);
+    return route.abort("blockedbyclient");
+  });
+  await page.goto(new URL(path, baseUrl).href, {waitUntil: "load", timeout});
+  if (ready) {
+    try {
+      await page.waitForSelector(ready, {timeout});
+    } catch {
+      problems.push(`never became ready: ${ready} did not appear within ${timeout} ms`);
+    }
+  }
+  // Let late module errors (Framework runs cells asynchronously) surface.
+  await page.waitForTimeout(300);
+  return {page, problems, close: () => context.close()};
+}
+
+export async function screenshot(page, name) {
+  mkdirSync(ARTIFACTS, {recursive: true});
+  await page.screenshot({path: join(ARTIFACTS, `${name}.png`), fullPage: true});
+}
