@@ -56,7 +56,7 @@ system-deps:
 	  if [ "$$(id -u)" = 0 ]; then SUDO=""; elif command -v sudo >/dev/null && sudo -n true 2>/dev/null; then SUDO=sudo; \
 	  else echo "missing Debian packages:$$missing -- install them (apt-get install$$missing) or run as root"; exit 1; fi; \
 	  echo "installing Debian packages:$$missing"; \
-	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing chromium-driver >/dev/null; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing >/dev/null; \
 	fi
 
 # ---------------------------------------------------------------- pipeline

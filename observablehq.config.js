@@ -3,7 +3,8 @@
 // installed from npm and imported by bare specifier), no telemetry (set in the environment).
 export default {
   root: "src",
-  output: "dist",
+  // IOPSCOPE_DIST lets a second checkout or a test build elsewhere without clobbering dist/.
+  output: process.env.IOPSCOPE_DIST || "dist",
   title: "iopscope",
   pages: [
     {name: "fio", path: "/fio"}
