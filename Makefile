@@ -33,12 +33,16 @@ $(STAMPS):
 	@mkdir -p $(STAMPS)
 
 $(STAMPS)/python: requirements.lock pyproject.toml | $(STAMPS)
-	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "iopscope needs Python 3.11 or newer (found " + sys.version.split()[0] + "): set PYTHON=python3.x")'
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV) || { \
+	  if [ "$$(id -u)" = 0 ]; then rm -rf $(VENV); apt-get update -qq && apt-get install -y -qq python3-venv >/dev/null && $(PYTHON) -m venv $(VENV); \
+	  else echo "python3 -m venv failed: install python3-venv (apt-get install python3-venv)"; exit 1; fi; }
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps --require-hashes -r requirements.lock
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps -e .
 	@touch $@
 
 $(STAMPS)/node: package.json package-lock.json | $(STAMPS)
+	@node -e 'process.exit(+process.versions.node.split(".")[0] >= 20 ? 0 : 1)' || { echo "iopscope needs Node 20 or newer"; exit 1; }
 	npm ci --no-audit --no-fund --loglevel=error
 	@touch $@
 
