@@ -19,7 +19,7 @@ export DO_NOT_TRACK := 1
 export OBSERVABLE_TELEMETRY_DISABLE := true
 export PATH := $(CURDIR)/$(BIN):$(PATH)
 
-.PHONY: help deps serve build ingest dbt site test test-python test-dbt test-browser system-deps clean distclean lock
+.PHONY: help deps serve build ingest dbt site test test-python test-js test-dbt test-browser system-deps clean distclean lock
 
 help:
 	@echo "make serve   build everything from data/raw and serve the site on http://127.0.0.1:$(PORT)/"
@@ -83,7 +83,7 @@ serve: build
 # ---------------------------------------------------------------- tests
 
 test: deps system-deps
-	@$(MAKE) --no-print-directory test-python test-dbt test-browser
+	@$(MAKE) --no-print-directory test-python test-js test-dbt test-browser
 
 test-python: $(STAMPS)/python
 	$(BIN)/python -m pytest -q
@@ -92,6 +92,9 @@ test-python: $(STAMPS)/python
 # tests), site build. Any ingest error fails the run: bundled data must read cleanly.
 test-dbt: deps
 	$(BIN)/iopscope build
+
+test-js: $(STAMPS)/node
+	node --test --test-reporter=spec tests/js/
 
 test-browser: deps
 	node --test --test-reporter=spec tests/browser/

@@ -1,14 +1,46 @@
 // Observable Framework configuration for the iopscope site.
 // Offline by design: no Google Fonts (globalStylesheets: []), no CDN imports (every library is
 // installed from npm and imported by bare specifier), no telemetry (set in the environment).
+import {execFileSync} from "node:child_process";
+import {existsSync} from "node:fs";
+import {join} from "node:path";
+
+// Run pages (/runs/<slug>), their data bundles and the per-mart downloads depend on what the
+// warehouse holds, which a data loader cannot tell Framework: ask src/data/_paths.py (venv
+// Python, reads the marts of $IOPSCOPE_WAREHOUSE). No warehouse yet -> no dynamic paths.
+function warehousePaths() {
+  const venv = join(process.cwd(), ".venv", "bin", "python");
+  const python = process.env.IOPSCOPE_PYTHON || (existsSync(venv) ? venv : "python3");
+  try {
+    const out = execFileSync(python, [join(process.cwd(), "src", "data", "_paths.py")], {
+      encoding: "utf-8",
+      stdio: ["ignore", "pipe", "pipe"],
+      timeout: 60000
+    });
+    return JSON.parse(out);
+  } catch (error) {
+    console.warn(`iopscope: no run pages or downloads (src/data/_paths.py failed: ${error.message.split("\n")[0]})`);
+    return [];
+  }
+}
+
 export default {
   root: "src",
   // IOPSCOPE_DIST lets a second checkout or a test build elsewhere without clobbering dist/.
   output: process.env.IOPSCOPE_DIST || "dist",
   title: "iopscope",
   pages: [
-    {name: "fio", path: "/fio"}
+    {name: "TPC-C", path: "/tpcc"},
+    {name: "fio", path: "/fio"},
+    {name: "Compare", path: "/compare"},
+    {name: "Runs", path: "/runs/"},
+    {name: "Configs", path: "/configs"},
+    {name: "SQL", path: "/sql"},
+    {name: "Data", path: "/downloads"}
   ],
+  dynamicPaths: async function* () {
+    yield* warehousePaths();
+  },
   // The default stylesheet list links fonts.googleapis.com: keep it empty and import the
   // Framework theme from our own stylesheet instead.
   globalStylesheets: [],

@@ -161,6 +161,9 @@ def main(argv: list[str] | None = None) -> int:
 
     sub.add_parser("formats", help="list the formats ingest reads").set_defaults(func=cmd_formats)
 
+    from iopscope.capture.cli import register as register_capture
+    register_capture(sub)
+
     args = parser.parse_args(argv)
     return args.func(args)
 

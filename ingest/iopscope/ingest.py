@@ -149,7 +149,17 @@ def parse_file(path: Path, fmt: str | None = None, tool: str | None = None):
         module, score = parsers.detect(text[: parsers.HEAD_BYTES], path.name, tool)
         if module is None:
             raise parsers.ParseError(_unrecognized_reason(text, tool))
-    return module, module.parse(text), text
+    return module, run_parser(module, text, path.name), text
+
+
+def run_parser(module, text: str, filename: str):
+    """``module.parse(text)``; parsers whose format lives partly in the file name (fio's
+    ``<name>_clat.1.log`` logs) declare ``parse(text, filename=None)`` and get it."""
+    import inspect
+
+    if "filename" in inspect.signature(module.parse).parameters:
+        return module.parse(text, filename=filename)
+    return module.parse(text)
 
 
 def _unrecognized_reason(text: str, tool: str | None) -> str:
@@ -294,7 +304,7 @@ class Ingestor:
         report.files_parsed += 1
         report.bytes_parsed += size
         try:
-            result = module.parse(text)
+            result = run_parser(module, text, path.name)
         except parsers.ParseError as exc:
             errors.append(FileError(rel, exc.line, exc.reason))
             file_row.update(status="rejected", status_reason=exc.reason)

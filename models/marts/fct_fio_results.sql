@@ -1,81 +1,72 @@
 -- fio results at the grain job entry x direction, with latency percentiles and run context.
-with jobs as (
+with results as (
 
-    select * from {{ ref('stg_lake__fio_jobs') }}
-
-),
-
-percentiles as (
-
-    select * from {{ ref('int_fio_percentiles_pivoted') }}
-
-),
-
-runs as (
-
-    select * from {{ ref('stg_lake__runs') }}
-
-),
-
-devices as (
-
-    select * from {{ ref('int_run_devices_summarized') }}
-
-),
-
-joined as (
-
-    select
-        jobs.fio_result_id,
-        jobs.run_id,
-        runs.run_kind,
-        runs.is_synthetic,
-        runs.host_id,
-        coalesce(devices.data_device, 'unknown device') as device,
-        devices.data_device_media as device_media,
-        jobs.source_path,
-        jobs.fio_version,
-        jobs.started_at,
-        jobs.job_name,
-        jobs.group_id,
-        jobs.hostname,
-        jobs.is_aggregate,
-        jobs.error_code,
-        jobs.rw,
-        jobs.read_pct,
-        jobs.direction,
-        jobs.block_size,
-        jobs.block_size_bytes,
-        jobs.ioengine,
-        jobs.iodepth,
-        jobs.numjobs,
-        jobs.group_reporting,
-        jobs.outstanding_ios,
-        jobs.is_direct_io,
-        coalesce(runs.fio_measurement_area, jobs.measurement_area) as measurement_area,
-        jobs.runtime_ms,
-        jobs.io_bytes,
-        jobs.iops,
-        jobs.bw_mib_per_s,
-        jobs.lat_mean_us,
-        jobs.clat_mean_us,
-        jobs.clat_max_us,
-        percentiles.clat_p50_us,
-        percentiles.clat_p95_us,
-        percentiles.clat_p99_us,
-        percentiles.clat_p99_9_us,
-        jobs.usr_cpu_pct,
-        jobs.sys_cpu_pct
-    from jobs
-    left join percentiles on jobs.fio_result_id = percentiles.fio_result_id
-    left join runs on jobs.run_id = runs.run_id
-    left join devices on jobs.run_id = devices.run_id
+    select * from {{ ref('int_fio_results_joined') }}
 
 ),
 
 final as (
 
-    select * from joined
+    select
+        fio_result_id,
+        fio_job_id,
+        run_id,
+        source_kind,
+        run_kind,
+        is_synthetic,
+        false as is_approx,
+        {{ dbt.concat(["'run '", "run_id", "': '", "source_path", "' (document '",
+                       "cast(doc_index as " ~ dbt.type_string() ~ ")", "', job '",
+                       "cast(job_index as " ~ dbt.type_string() ~ ")", "', '", "direction", "')'"]) }}
+            as provenance,
+        host_id,
+        device_id,
+        coalesce(data_device, 'unknown device') as device,
+        data_device_media as device_media,
+        data_device_count as device_count,
+        data_array_layout as array_layout,
+        source_path,
+        fio_version,
+        started_at,
+        job_name,
+        group_id,
+        hostname,
+        is_aggregate,
+        error_code,
+        rw,
+        read_pct,
+        direction,
+        access_pattern,
+        job_read_pct,
+        block_size,
+        block_size_bytes,
+        block_size_kib,
+        profile_id,
+        standard_profile_id,
+        ioengine,
+        iodepth,
+        numjobs,
+        group_reporting,
+        outstanding_ios,
+        is_direct_io,
+        coalesce(fio_measurement_area, measurement_area) as measurement_area,
+        ramp_time_s,
+        runtime_ms,
+        io_bytes,
+        iops,
+        bw_mib_per_s,
+        lat_mean_us,
+        clat_mean_us,
+        clat_max_us,
+        clat_p50_us,
+        clat_p90_us,
+        clat_p95_us,
+        clat_p99_us,
+        clat_p99_9_us,
+        clat_p99_99_us,
+        usr_cpu_pct,
+        sys_cpu_pct
+    from results
 
 )
 

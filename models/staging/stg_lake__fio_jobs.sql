@@ -11,6 +11,9 @@ renamed as (
         {{ dbt.hash(dbt.concat(["source_sha256", "'|'", "cast(doc_index as " ~ dbt.type_string() ~ ")",
                                 "'|'", "cast(job_index as " ~ dbt.type_string() ~ ")", "'|'", "direction"])) }}
             as fio_result_id,
+        {{ dbt.hash(dbt.concat(["source_sha256", "'|'", "cast(doc_index as " ~ dbt.type_string() ~ ")",
+                                "'|'", "cast(job_index as " ~ dbt.type_string() ~ ")"])) }}
+            as fio_job_id,
         run_id,
         collection,
         source_path,

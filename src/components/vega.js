@@ -4,26 +4,47 @@ import vegaEmbed from "vega-embed";
 
 const EMBED_OPTIONS = {
   renderer: "svg",
-  // Keep PNG/SVG export; drop the actions that open the online Vega editor.
-  actions: {export: true, source: false, compiled: false, editor: false}
+  // Keep PNG/SVG export; drop the actions that open the online Vega editor or show the source.
+  actions: {export: {svg: true, png: true}, source: false, compiled: false, editor: false},
+  // vega-tooltip escapes HTML in values (sanitize) so data never becomes markup.
+  tooltip: {theme: "light"}
 };
 
-/** A DOM element holding the chart, or an explanation if `rows` is empty. */
-export function vegaChart(spec, {rows, empty = "No data matches the current selection."} = {}) {
+/**
+ * A DOM element holding the chart, or an explanation if there is nothing to draw.
+ * `rows`: the data drawn (an empty array means "nothing matches"); `empty`: the explanation.
+ * The element gets data-rendered="true" once drawn (tests and the budget script wait on it).
+ */
+export function vegaChart(spec, {rows, empty = "No data matches the current selection.", name} = {}) {
   const container = document.createElement("div");
   container.className = "vega-chart";
-  if (rows !== undefined && rows.length === 0) {
+  const values = rows ?? spec?.data?.values;
+  if (values !== undefined && values.length === 0) {
     const note = document.createElement("p");
     note.className = "chart-empty";
-    note.textContent = empty; // textContent: data never becomes markup
+    const title = typeof spec?.title === "string" ? spec.title : spec?.title?.text;
+    if (title) {
+      const strong = document.createElement("strong");
+      strong.textContent = `${title}: `;
+      note.append(strong);
+    }
+    note.append(document.createTextNode(empty)); // text nodes: data never becomes markup
     container.append(note);
+    container.dataset.empty = "true";
     return container;
   }
   const target = document.createElement("div");
   container.append(target);
-  container.ready = vegaEmbed(target, spec, EMBED_OPTIONS).then((result) => {
+  const title = typeof spec?.title === "string" ? spec.title : spec?.title?.text;
+  const options = {...EMBED_OPTIONS, downloadFileName: slug(name ?? title ?? "iopscope-chart")};
+  container.ready = vegaEmbed(target, spec, options).then((result) => {
     container.dataset.rendered = "true";
+    container.view = result.view;
     return result;
   });
   return container;
+}
+
+function slug(text) {
+  return String(text).toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "").slice(0, 80) || "chart";
 }

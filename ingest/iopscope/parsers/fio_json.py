@@ -8,18 +8,45 @@ Tables written
 ``fio_disk_util``       the ``disk_util`` block, md ``aggr_*`` keys included
 
 Every latency is converted to microseconds: fio 2.x prints ``clat``/``lat``/``slat`` in usec,
-fio 3.x prints ``clat_ns``/``lat_ns``/``slat_ns`` in nsec (and percentiles in the same unit).
+fio 3.x prints ``clat_ns``/``lat_ns``/``slat_ns`` in nsec (and percentiles in the same unit;
+the ``N`` sample count fio 3.2x adds to these objects is ignored).
 
 Variants handled
 ----------------
 * Lines before the document (``fio: terminating on signal 2``), several documents in one
   file with other text between them, and a document cut short (status ``incomplete``).
+* ``--status-interval``: every interim dump is a full document. A document is marked
+  ``is_interim`` when the next one in the file is a later snapshot of the same run (same job
+  list; elapsed time grew as much as the wall clock between the two timestamps, +-1.5 s).
+  Two separate runs of the same short (< ~3 s) job appended to one file can look the same.
 * Duplicate keys: in ``percentile`` (fio 2.x prints unused slots as ``"0.00": 0`` several
-  times: those are dropped) and in ``global options`` (the last one wins, as in fio).
-* ``--client`` mode: ``client_stats`` instead of ``jobs``, ``global options`` as an array,
-  an ``All clients`` aggregate entry (``is_aggregate``).
+  times: those are dropped) and in ``global options`` (the last one wins, as in fio; client
+  mode repeats every global option once per client).
+* ``--client`` mode: ``client_stats`` instead of ``jobs``, ``global options`` as one object
+  with repeated keys (fio 3.33) or as an array, ``hostname`` on jobs and disks, and an
+  ``All clients`` aggregate (``is_aggregate``) that has no ``job options``: it takes the
+  options its client entries agree on (null where they differ), and the sums of their
+  ``numjobs`` and ``outstanding_ios``.
+* Options: fio prints only the options that were set, and never value-less flags
+  (``--time_based``, ``--group_reporting`` on the command line). So a missing rw/bs/iodepth
+  takes fio's default only when the entry has ``job options`` or ``global options`` at all
+  (fio 2.1 prints neither: those columns are null); ``time_based`` is null when not printed;
+  ``group_reporting`` when not printed is inferred: True when ``job_runtime`` (summed over
+  threads) exceeds 1.5 x the entry's longest direction runtime, False when ``numjobs`` > 1 and
+  several entries share the job's name and group, else null.
 * ``job_runtime`` is summed over threads: it is never used as wall time (``elapsed`` is).
+  With group_reporting a direction's ``runtime`` is the longest thread's (not a sum).
+* Sizes: fio 2.x printed ``io_bytes`` as KiB (``io_bytes >> 10`` in its source) and had no
+  ``io_kbytes``; when ``io_kbytes`` is absent, ``io_bytes`` is read as KiB. ``bw`` is KiB/s in
+  every version. ``bw_agg`` above 100 (fio caps the share at 100; fio 2.1 printed the mean
+  there) is dropped.
+* ``unified_rw_reporting`` (a ``mixed`` direction) is reported as a warning, not stored.
+* A run interrupted by a signal is ``incomplete`` (rows kept, they measure a shorter run):
+  when fio printed ``fio: terminating on signal N``, or a ``time_based`` job's ``elapsed``
+  is shorter than its ``runtime`` option by more than 1 s.
 * An output with no document but fio's own error lines is a ``failed`` run.
+* ``fio version`` with a git-describe suffix (``fio-3.33-12-gabcdef``) is kept verbatim
+  minus ``fio-``.
 
 Example
 -------
@@ -44,12 +71,18 @@ from iopscope.parsers.base import ParseError, ParseResult
 from iopscope.units import fio_seconds, fio_size_bytes, to_bool, to_float, to_int
 
 NAME = "fio_json"
-VERSION = "1.0.0"
+VERSION = "1.1.0"
 TOOL = "fio"
 
 DIRECTIONS = ("read", "write", "trim")
 LATENCY_KINDS = ("slat", "clat", "lat")
+AGGREGATE_NAME = "All clients"
 _ERROR_LINE = re.compile(r"^(?:fio:|error:|fio: pid=\d+, err=)", re.M)
+_SIGNAL_LINE = re.compile(r"^\s*fio: terminating on signal (\d+)", re.M)
+# Option-derived columns: null when the entry's options are unknown.
+_OPTION_COLUMNS = ("rw", "read_pct", "block_size", "ioengine", "iodepth", "numjobs",
+                   "outstanding_ios", "direct", "size", "filename", "time_based",
+                   "runtime_option_s", "ramp_time_s")
 
 
 def detect(head: str, filename: str) -> float:
@@ -57,6 +90,9 @@ def detect(head: str, filename: str) -> float:
         return 0.95
     if '"fio version"' in head:
         return 0.7
+    if filename.lower().endswith(".json") and _ERROR_LINE.search(head) and "{" not in head:
+        # fio asked for JSON but printed only its error lines: still this run's output.
+        return 0.45
     return 0.0
 
 
@@ -104,10 +140,13 @@ def _documents(text: str, result: ParseResult) -> list[tuple[int, Any]]:
             _report_junk(text, pos, start, result)
         try:
             obj, end = decoder.raw_decode(text, start)
-        except json.JSONDecodeError as exc:
-            line = text.count("\n", 0, exc.pos) + 1
-            result.error(line, f"JSON document cut short or damaged: {exc.msg}")
+        except (ValueError, RecursionError) as exc:  # JSONDecodeError is a ValueError
+            where = getattr(exc, "pos", start)
+            line = text.count("\n", 0, where) + 1
+            msg = getattr(exc, "msg", None) or "nested too deeply"
+            result.error(line, f"JSON document cut short or damaged: {msg}")
             result.status = "incomplete"
+            result.status_reason = result.status_reason or f"JSON document cut short or damaged at line {line}"
             # Try to resynchronise on a later document that starts a line.
             nxt = text.find("\n{", start + 1)
             if nxt < 0:
@@ -148,8 +187,21 @@ def parse(text: str) -> ParseResult:
         first_error = next((i for i in result.issues if i.severity == "error"), None)
         raise ParseError(first_error.reason if first_error else "no JSON document found",
                          first_error.line if first_error else None)
-    for doc_index, (line, pairs) in enumerate(fio_docs):
-        _parse_document(doc_index, line, pairs, result)
+    parsed: list[tuple[int, _Pairs, dict]] = []
+    for line, pairs in fio_docs:
+        try:
+            parsed.append((line, pairs, _last_wins(pairs)))
+        except RecursionError:
+            result.error(line, "fio document nested too deeply: skipped")
+            result.status = "incomplete"
+    interim = _interim_flags([doc for _, _, doc in parsed])
+    for doc_index, (line, pairs, doc) in enumerate(parsed):
+        try:
+            _parse_document(doc_index, line, pairs, doc, interim[doc_index], result)
+        except RecursionError:
+            result.error(line, "fio document nested too deeply: rest of it skipped")
+            result.status = "incomplete"
+    _flag_interrupted(text, result)
     return result
 
 
@@ -168,29 +220,123 @@ def _clean_version(raw: Any) -> str | None:
     return raw.strip().removeprefix("fio-") or None
 
 
-def _parse_document(doc_index: int, line: int, pairs: _Pairs, result: ParseResult) -> None:
-    doc = _last_wins(pairs)
+def _text(value: Any) -> str | None:
+    """A value for a string column: strings as they are, numbers as text, anything else null."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return str(value)
+    return None
+
+
+def _flag_interrupted(text: str, result: ParseResult) -> None:
+    m = _SIGNAL_LINE.search(text)
+    if m and result.status == "complete":
+        result.status = "incomplete"
+        reason = f"interrupted: fio: terminating on signal {m.group(1)}"
+        short = _short_jobs(result)
+        result.status_reason = f"{reason}; {short}" if short else reason
+        return
+    short = _short_jobs(result)
+    if short and result.status == "complete":
+        result.status = "incomplete"
+        result.status_reason = f"interrupted: {short}"
+
+
+def _short_jobs(result: ParseResult) -> str | None:
+    """Time-based jobs whose elapsed wall time fell short of their runtime option."""
+    for row in result.tables.get("fio_jobs", []):
+        if row.get("is_interim") or not row.get("time_based"):
+            continue
+        runtime, elapsed = row.get("runtime_option_s"), row.get("elapsed_s")
+        if runtime and elapsed is not None and elapsed + 1 < runtime:
+            return (f"job {row.get('job_name')!r} ran {elapsed:g} s of its time_based "
+                    f"runtime={runtime:g} s")
+    return None
+
+
+# --------------------------------------------------------------------------- documents
+
+
+def _job_list(doc: dict) -> list | None:
+    jobs = doc.get("jobs") if isinstance(doc.get("jobs"), list) else doc.get("client_stats")
+    return jobs if isinstance(jobs, list) else None
+
+
+def _timestamp_s(doc: dict) -> float | None:
+    ms = doc.get("timestamp_ms")
+    if isinstance(ms, (int, float)) and not isinstance(ms, bool):
+        return ms / 1000.0
+    ts = doc.get("timestamp")
+    if isinstance(ts, (int, float)) and not isinstance(ts, bool):
+        return float(ts)
+    return None
+
+
+def _interim_flags(docs: list[dict]) -> list[bool]:
+    """True for a --status-interval snapshot that a later document of the same run supersedes."""
+    flags = [False] * len(docs)
+    for k in range(len(docs) - 1):
+        a, b = docs[k], docs[k + 1]
+        jobs_a, jobs_b = _job_list(a), _job_list(b)
+        if not jobs_a or not jobs_b or len(jobs_a) != len(jobs_b):
+            continue
+        if not all(isinstance(j, dict) for j in jobs_a + jobs_b):
+            continue
+        keys_a = [(j.get("jobname"), j.get("groupid")) for j in jobs_a]
+        keys_b = [(j.get("jobname"), j.get("groupid")) for j in jobs_b]
+        if keys_a != keys_b or a.get("fio version") != b.get("fio version"):
+            continue
+        ta, tb = _timestamp_s(a), _timestamp_s(b)
+        ea = [to_float(j.get("elapsed")) for j in jobs_a]
+        eb = [to_float(j.get("elapsed")) for j in jobs_b]
+        if ta is None or tb is None or None in ea or None in eb or tb < ta:
+            continue
+        if any(y < x for x, y in zip(ea, eb)):
+            continue
+        grew = max(y - x for x, y in zip(ea, eb))
+        if grew > 0 and abs(grew - (tb - ta)) <= 1.5:
+            flags[k] = True
+    return flags
+
+
+def _parse_document(doc_index: int, line: int, pairs: _Pairs, doc: dict, is_interim: bool,
+                    result: ParseResult) -> None:
     version = _clean_version(doc.get("fio version"))
     if version and result.tool_version is None:
         result.tool_version = version
     started_at = None
-    if isinstance(doc.get("timestamp"), (int, float)):
-        started_at = datetime.fromtimestamp(doc["timestamp"], tz=timezone.utc)
+    ts = doc.get("timestamp")
+    if isinstance(ts, (int, float)) and not isinstance(ts, bool):
+        try:
+            started_at = datetime.fromtimestamp(ts, tz=timezone.utc)
+        except (OverflowError, OSError, ValueError):
+            result.warn(line, f"timestamp {ts!r} is not a valid time: ignored")
+    has_globals = "global options" in doc
     global_opts = _merge_global_options(doc.get("global options"))
     # Percentile objects keep their duplicates: look them up in the raw pairs.
     raw_jobs = _raw_list(pairs, "jobs") or _raw_list(pairs, "client_stats") or []
-    jobs = doc.get("jobs") if isinstance(doc.get("jobs"), list) else doc.get("client_stats")
-    if not isinstance(jobs, list):
+    jobs = _job_list(doc)
+    if jobs is None:
         result.error(line, "fio document has neither 'jobs' nor 'client_stats'")
         result.status = "incomplete"
         jobs = []
+    entries: list[tuple[int, dict, Any, dict]] = []
     for job_index, job in enumerate(jobs):
         if not isinstance(job, dict):
             result.warn(line, f"job entry {job_index} is not an object")
             continue
         raw_job = raw_jobs[job_index] if job_index < len(raw_jobs) else None
-        _parse_job(doc_index, job_index, job, raw_job, global_opts, started_at, result)
-    for disk in doc.get("disk_util") or []:
+        entries.append((job_index, job, raw_job, _job_facts(job, global_opts, has_globals)))
+    _fill_aggregates(entries)
+    _infer_group_reporting(entries)
+    for job_index, job, raw_job, facts in entries:
+        _parse_job(doc_index, job_index, job, raw_job, facts, started_at, is_interim, result)
+    disks = doc.get("disk_util")
+    if disks is not None and not isinstance(disks, list):
+        result.warn(line, "disk_util is not a list: ignored")
+        disks = []
+    for disk in disks or []:
         if isinstance(disk, dict):
             result.add("fio_disk_util", _disk_row(doc_index, disk))
 
@@ -202,68 +348,149 @@ def _raw_list(pairs: _Pairs, key: str) -> list | None:
     return None
 
 
+def _options(value: Any) -> dict[str, str]:
+    """An options object as {name: text}; values that are not text or numbers are dropped."""
+    if not isinstance(value, dict):
+        return {}
+    out: dict[str, str] = {}
+    for key, val in value.items():
+        text = _text(val)
+        if text is not None:
+            out[str(key)] = text
+    return out
+
+
 def _merge_global_options(value: Any) -> dict[str, str]:
-    # Client mode prints one "global options" object per client, as an array.
+    # Client mode prints the global options once per client: as repeated keys in one object
+    # (already merged, last one wins) or, per the issue reports, as an array of objects.
     if isinstance(value, list):
         merged: dict[str, str] = {}
         for item in value:
-            if isinstance(item, dict):
-                merged.update({k: v for k, v in item.items() if k != "hostname"})
+            merged.update({k: v for k, v in _options(item).items() if k != "hostname"})
         return merged
-    return dict(value) if isinstance(value, dict) else {}
+    return _options(value)
 
 
-def _parse_job(doc_index, job_index, job, raw_job, global_opts, started_at, result) -> None:
+def _job_facts(job: dict, global_opts: dict, has_globals: bool) -> dict:
+    """The option-derived columns of one job entry (nulls when its options are unknown)."""
+    has_job_opts = isinstance(job.get("job options"), dict)
     options = dict(global_opts)
-    if isinstance(job.get("job options"), dict):
-        options.update(job["job options"])
-    rw = options.get("rw") or options.get("readwrite") or "read"
+    options.update(_options(job.get("job options")))
+    name = _text(job.get("jobname"))
+    facts: dict[str, Any] = {"options": options, "name": name, "group": to_int(job.get("groupid")),
+                             "is_aggregate": name == AGGREGATE_NAME,
+                             "known": has_job_opts or has_globals}
+    if not facts["known"] or (facts["is_aggregate"] and not has_job_opts):
+        facts.update({c: None for c in _OPTION_COLUMNS})
+        facts.update(group_reporting=None, job_options_json=None, known=False, bs_options=None)
+        return facts
+    rw = options.get("rw") or options.get("readwrite") or "read"  # fio's default is read
     iodepth = to_int(options.get("iodepth")) or 1
     numjobs = to_int(options.get("numjobs")) or 1
-    name = job.get("jobname")
-    common = {
-        "doc_index": doc_index,
-        "job_index": job_index,
-        "job_name": name,
-        "group_id": to_int(job.get("groupid")),
-        "hostname": job.get("hostname"),
-        "is_aggregate": name == "All clients",
-        "error_code": to_int(job.get("error")),
-        "started_at": started_at,
+    facts.update({
         "rw": rw,
         "read_pct": _read_pct(rw, options),
         "block_size": options.get("bs") or options.get("blocksize") or options.get("bssplit"),
         "ioengine": options.get("ioengine"),
         "iodepth": iodepth,
         "numjobs": numjobs,
-        "group_reporting": to_bool(options.get("group_reporting", "0")) or "group_reporting" in options,
         "outstanding_ios": iodepth * numjobs,
         "direct": to_bool(options.get("direct")),
         "size": options.get("size"),
         "filename": options.get("filename") or options.get("directory"),
-        "time_based": "time_based" in options and to_bool(options["time_based"]) is not False,
+        "time_based": _flag(options, "time_based"),
         "runtime_option_s": fio_seconds(options.get("runtime")),
         "ramp_time_s": fio_seconds(options.get("ramp_time")),
+        "group_reporting": _flag(options, "group_reporting"),
         "job_options_json": json.dumps(options, sort_keys=True),
+        "bs_options": options,
+    })
+    return facts
+
+
+def _flag(options: dict, key: str) -> bool | None:
+    """A boolean option: its value when printed (a bare flag counts as set), else null."""
+    if key not in options:
+        return None
+    value = to_bool(options[key])
+    return True if value is None else value
+
+
+def _fill_aggregates(entries: list) -> None:
+    """'All clients' has no job options: take what its group's client entries agree on."""
+    for _, _, _, facts in entries:
+        if not facts["is_aggregate"] or facts["known"]:
+            continue
+        siblings = [f for _, _, _, f in entries
+                    if not f["is_aggregate"] and f["known"] and f["group"] == facts["group"]]
+        if not siblings:
+            continue
+        for column in _OPTION_COLUMNS + ("group_reporting",):
+            values = {json.dumps(f[column]) for f in siblings}
+            if len(values) == 1:
+                facts[column] = siblings[0][column]
+        sizes = {json.dumps([f["bs_options"].get(k) for k in ("bs", "blocksize", "bssplit")])
+                 for f in siblings}
+        if len(sizes) == 1:
+            facts["bs_options"] = siblings[0]["bs_options"]
+        numjobs = [f["numjobs"] for f in siblings]
+        facts["numjobs"] = None if None in numjobs else sum(numjobs)
+        outstanding = [f["outstanding_ios"] for f in siblings]
+        facts["outstanding_ios"] = None if None in outstanding else sum(outstanding)
+
+
+def _infer_group_reporting(entries: list) -> None:
+    """group_reporting is not printed when given as a bare flag: infer it from the entries."""
+    names: dict[tuple, int] = {}
+    for _, _, _, facts in entries:
+        names[(facts["name"], facts["group"])] = names.get((facts["name"], facts["group"]), 0) + 1
+    for _, job, _, facts in entries:
+        if facts["group_reporting"] is not None or not facts["known"]:
+            continue
+        job_runtime = to_float(job.get("job_runtime"))
+        runtimes = [to_float(job[d].get("runtime")) for d in DIRECTIONS if isinstance(job.get(d), dict)]
+        longest = max((r for r in runtimes if r), default=None)
+        if job_runtime and longest and job_runtime > 1.5 * longest:
+            facts["group_reporting"] = True  # several threads' time summed into one entry
+        elif (facts["numjobs"] or 1) > 1 and names[(facts["name"], facts["group"])] > 1:
+            facts["group_reporting"] = False
+
+
+def _parse_job(doc_index, job_index, job, raw_job, facts, started_at, is_interim, result) -> None:
+    common = {
+        "doc_index": doc_index,
+        "job_index": job_index,
+        "job_name": facts["name"],
+        "group_id": facts["group"],
+        "hostname": _text(job.get("hostname")),
+        "is_aggregate": facts["is_aggregate"],
+        "is_interim": is_interim,
+        "error_code": to_int(job.get("error")),
+        "started_at": started_at,
+        "group_reporting": facts["group_reporting"],
+        "job_options_json": facts["job_options_json"],
         "elapsed_s": to_float(job.get("elapsed")),
+        "job_runtime_ms": to_float(job.get("job_runtime")),
         "usr_cpu_pct": to_float(job.get("usr_cpu")),
         "sys_cpu_pct": to_float(job.get("sys_cpu")),
         "ctx_switches": to_int(job.get("ctx")),
         "major_faults": to_int(job.get("majf")),
         "minor_faults": to_int(job.get("minf")),
     }
+    common.update({c: facts[c] for c in _OPTION_COLUMNS})
+    if isinstance(job.get("mixed"), dict):
+        result.warn(None, f"job {facts['name']!r}: unified_rw_reporting 'mixed' statistics are not stored "
+                          "(fio_jobs holds read / write / trim)")
     for direction in DIRECTIONS:
         stats = job.get(direction)
         if not isinstance(stats, dict):
             continue
         total_ios = to_int(stats.get("total_ios"))
-        io_bytes = to_int(stats.get("io_bytes"))
-        if io_bytes is None and stats.get("io_kbytes") is not None:
-            io_bytes = to_int(stats["io_kbytes"]) * 1024
+        io_bytes = _io_bytes(stats)
         if not total_ios and not io_bytes:
             continue  # the direction was not exercised
         row = dict(common)
-        row.update(_direction_stats(direction, stats, options))
+        row.update(_direction_stats(direction, stats, facts["bs_options"]))
         result.add("fio_jobs", row)
         raw_stats = _raw_get(raw_job, direction)
         for kind in LATENCY_KINDS:
@@ -274,7 +501,7 @@ def _parse_job(doc_index, job_index, job, raw_job, global_opts, started_at, resu
             for pct, value in _percentiles(_raw_get(raw_block, "percentile")):
                 result.add("fio_percentiles", {
                     "doc_index": doc_index, "job_index": job_index, "direction": direction,
-                    "latency_kind": kind, "percentile": pct, "latency_us": value * scale,
+                    "latency_kind": kind, "percentile": pct, "latency_us": value / scale,
                 })
             bins = block.get("bins")
             if isinstance(bins, dict):
@@ -286,6 +513,19 @@ def _parse_job(doc_index, job_index, job, raw_job, global_opts, started_at, resu
                             "doc_index": doc_index, "job_index": job_index, "direction": direction,
                             "latency_kind": kind, "bin_ns": b, "io_count": c,
                         })
+
+
+def _io_bytes(stats: dict) -> int | None:
+    """Bytes moved. fio added ``io_kbytes`` when it made ``io_bytes`` bytes; before that
+    (fio 2.x) ``io_bytes`` was printed as ``io_bytes >> 10``, i.e. KiB."""
+    if "io_kbytes" in stats:
+        io_bytes = to_int(stats.get("io_bytes"))
+        if io_bytes is None:
+            kib = to_int(stats.get("io_kbytes"))
+            io_bytes = None if kib is None else kib * 1024
+        return io_bytes
+    kib = to_int(stats.get("io_bytes"))
+    return None if kib is None else kib * 1024
 
 
 def _raw_get(pairs: Any, key: str | None) -> Any:
@@ -320,9 +560,9 @@ def _latency_key(stats: dict, kind: str) -> str | None:
 
 
 def _latency_block(stats: dict, kind: str) -> tuple[float, dict | None]:
-    """The latency object and the factor that turns its values into microseconds."""
+    """The latency object and the divisor that turns its values into microseconds."""
     if isinstance(stats.get(f"{kind}_ns"), dict):
-        return 1e-3, stats[f"{kind}_ns"]
+        return 1000.0, stats[f"{kind}_ns"]
     if isinstance(stats.get(kind), dict):
         return 1.0, stats[kind]
     return 1.0, None
@@ -346,18 +586,16 @@ def _percentiles(raw: Any) -> list[tuple[float, float]]:
     return out
 
 
-def _direction_stats(direction: str, stats: dict, options: dict) -> dict:
+def _direction_stats(direction: str, stats: dict, options: dict | None) -> dict:
     bw_bytes = to_float(stats.get("bw_bytes"))
-    if bw_bytes is None and stats.get("bw") is not None:
-        bw_bytes = to_float(stats["bw"]) * 1024  # 'bw' is KiB/s in every version
-    io_bytes = to_int(stats.get("io_bytes"))
-    if io_bytes is None and stats.get("io_kbytes") is not None:
-        io_bytes = to_int(stats["io_kbytes"]) * 1024
+    if bw_bytes is None:
+        bw_kib = to_float(stats.get("bw"))  # 'bw' is KiB/s in every version
+        bw_bytes = None if bw_kib is None else bw_kib * 1024
     row: dict[str, Any] = {
         "direction": direction,
-        "block_size_bytes": _block_size(direction, options),
+        "block_size_bytes": None if options is None else _block_size(direction, options),
         "runtime_ms": to_float(stats.get("runtime")),
-        "io_bytes": io_bytes,
+        "io_bytes": _io_bytes(stats),
         "bw_bytes_per_s": bw_bytes,
         "bw_mib_per_s": None if bw_bytes is None else bw_bytes / 1048576,
         "iops": to_float(stats.get("iops")),
@@ -366,6 +604,7 @@ def _direction_stats(direction: str, stats: dict, options: dict) -> dict:
         "dropped_ios": to_int(stats.get("drop_ios")),
         "bw_min_kib_per_s": to_float(stats.get("bw_min")),
         "bw_max_kib_per_s": to_float(stats.get("bw_max")),
+        "bw_agg_pct": _agg_pct(stats.get("bw_agg")),
         "bw_mean_kib_per_s": to_float(stats.get("bw_mean")),
         "bw_stdev_kib_per_s": to_float(stats.get("bw_dev")),
         "bw_samples": to_int(stats.get("bw_samples")),
@@ -379,8 +618,14 @@ def _direction_stats(direction: str, stats: dict, options: dict) -> dict:
         scale, block = _latency_block(stats, kind)
         for stat, suffix in (("min", "min"), ("max", "max"), ("mean", "mean"), ("stddev", "stdev")):
             value = to_float(block.get(stat)) if block else None
-            row[f"{kind}_{suffix}_us"] = None if value is None else value * scale
+            row[f"{kind}_{suffix}_us"] = None if value is None else value / scale
     return row
+
+
+def _agg_pct(value: Any) -> float | None:
+    """fio caps its share of the group bandwidth at 100; fio 2.1 printed the mean under this key."""
+    pct = to_float(value)
+    return pct if pct is not None and 0 <= pct <= 100 else None
 
 
 def _block_size(direction: str, options: dict) -> int | None:
@@ -400,7 +645,8 @@ def _disk_row(doc_index: int, disk: dict) -> dict:
 
     return {
         "doc_index": doc_index,
-        "disk_name": disk.get("name"),
+        "disk_name": _text(disk.get("name")),
+        "hostname": _text(disk.get("hostname")),
         "read_ios": i("read_ios"), "write_ios": i("write_ios"),
         "read_merges": i("read_merges"), "write_merges": i("write_merges"),
         "read_ticks_ms": i("read_ticks"), "write_ticks_ms": i("write_ticks"),

@@ -1,0 +1,216 @@
+"""fio per-job sample logs: ``write_bw_log``, ``write_iops_log``, ``write_lat_log`` (lat/clat/slat).
+
+Tables written
+--------------
+``fio_log_samples``  one row per log line: time, value, direction, block size, offset, priority
+
+Format
+------
+One sample per line, ``time (ms), value, data direction (0 read, 1 write, 2 trim), block size``
+and then, depending on the fio version and options:
+
+====== =================================== ==========================================
+ cols   written by                          columns after the block size
+====== =================================== ==========================================
+ 4      fio 2.x, fio 3.0 - 3.1x              (none)
+ 5      fio 2.x/3.early with log_offset=1    offset
+ 5      later fio 3.x                        command priority (0/1, or 0x.... hex)
+ 6      later fio 3.x with log_offset=1      offset, priority
+====== =================================== ==========================================
+
+A 5-column file is read as *priority* when its last column holds hex values, or only 0/1
+in a per-IO log (block size > 0, where real offsets would vary); otherwise as *offset*.
+In windowed logs (``log_avg_msec``) fio writes 0 for both, so the two readings agree.
+
+Which log a file is, is not in its text: ``parse(text, filename=...)`` takes the kind from
+fio's file name ``<name>_<kind>[.<N>].log`` (kind = bw, iops, lat, clat, slat; N = job).
+Without a file name the samples keep their raw values and ``log_kind``/``value`` are null.
+
+Units (documented rule)
+-----------------------
+* bw: KiB/s in every fio version; iops: IO/s (1 per IO when not windowed).
+* Latency logs: fio 2.x writes usec, fio 3.x nsec, and the file does not say which.
+  ``value`` is always microseconds; ``value_raw`` keeps the printed number, ``raw_unit`` the
+  unit it was read in. The priority column only exists in fio >= 3.2 logs, so a file that
+  has one is nsec for certain (``value_unit_assumed`` false). Any other latency log
+  (4 columns, or 5 with offsets) is ASSUMED to be nsec, i.e. written by fio >= 3.0
+  (``value_unit_assumed`` true, plus one warning). A fio 2.x latency log therefore reads
+  1000x too small; when the median raw value is below 100 (a 100 ns median is implausible for
+  real IO) a second warning says the log is probably usec.
+
+Variants handled: blank lines, CRLF, lines with a different column count or non-numbers
+(skipped, reported with their line), unknown direction codes (skipped), more than 6
+columns (first 6 read, one warning), ``log_unix_epoch`` times (kept as printed).
+
+Example
+-------
+>>> r = parse("250, 946773, 0, 0\\n250, 129402, 1, 0\\n", filename="job_clat.1.log")
+>>> row = r.tables["fio_log_samples"][0]
+>>> (row["log_kind"], row["job_index"], row["direction"], row["value"], row["value_unit_assumed"])
+('clat', 1, 'read', 946.773, True)
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from iopscope.parsers.base import ParseError, ParseResult
+
+NAME = "fio_log"
+VERSION = "1.0.0"
+TOOL = "fio"
+
+KINDS = ("bw", "iops", "lat", "clat", "slat")
+LATENCY_KINDS = ("lat", "clat", "slat")
+DIRECTIONS = {0: "read", 1: "write", 2: "trim"}
+_FILE_NAME = re.compile(r"^(?P<name>.*?)_(?P<kind>bw|iops|lat|clat|slat)(?:\.(?P<job>\d+))?\.log$")
+_LINE = re.compile(r"^\s*\d+\s*,\s*-?\d+(?:\.\d+)?\s*,\s*\d+\s*,\s*\d+(?:\s*,\s*(?:0x[0-9a-fA-F]+|\d+)){0,3}\s*$")
+_LAYOUT_SAMPLE = 2000  # lines looked at to decide what a 5th column is
+
+
+def _basename(filename: str | None) -> str:
+    return (filename or "").replace("\\", "/").rsplit("/", 1)[-1]
+
+
+def name_parts(filename: str | None) -> tuple[str | None, str | None, int | None]:
+    """(log name, kind, job number) from fio's file name, e.g. 'a_clat.2.log' -> ('a', 'clat', 2)."""
+    m = _FILE_NAME.match(_basename(filename))
+    if not m:
+        return None, None, None
+    return m.group("name"), m.group("kind"), int(m.group("job")) if m.group("job") else None
+
+
+def detect(head: str, filename: str) -> float:
+    lines = [ln for ln in head.splitlines()[:20] if ln.strip()]
+    if len(head) >= 65536 and len(lines) > 1:
+        lines = lines[:-1]  # the last line of a 64 KiB head may be cut
+    matched = sum(1 for ln in lines if _LINE.match(ln))
+    if not lines or not _LINE.match(lines[0]) or matched < 0.6 * len(lines):
+        return 0.0
+    if matched < len(lines):
+        return 0.8 if name_parts(filename)[1] else 0.3
+    return 0.95 if name_parts(filename)[1] else 0.5
+
+
+# --------------------------------------------------------------------------- step 1: lines
+
+
+def _split(text: str, result: ParseResult) -> list[tuple[int, list[str]]]:
+    """Non-blank lines as (1-based line, fields); lines that are not samples are reported."""
+    rows: list[tuple[int, list[str]]] = []
+    match = _LINE.match
+    for number, line in enumerate(text.split("\n"), 1):
+        if not line or line.isspace():
+            continue
+        if match(line) is None:
+            result.warn(number, f"not a fio log sample: {line.strip()[:120]}")
+            continue
+        rows.append((number, [f.strip() for f in line.split(",")]))
+    return rows
+
+
+# --------------------------------------------------------------------------- step 2: layout
+
+
+def _layout(rows: list[tuple[int, list[str]]], result: ParseResult) -> tuple[int, str | None, bool]:
+    """(column count used, meaning of column 5 or None, whether a priority column proves fio >= 3)."""
+    counts: dict[int, int] = {}
+    for _, fields in rows:
+        counts[len(fields)] = counts.get(len(fields), 0) + 1
+    ncols = max(counts, key=lambda c: (counts[c], -c))
+    if ncols >= 7:
+        result.warn(None, f"{ncols} columns per sample: more than fio 3.33 writes; "
+                          "columns after the 6th are ignored")
+    if ncols == 4:
+        return 4, None, False
+    if ncols >= 6:
+        return ncols, "offset+priority", True
+    fifth = [fields[4] for _, fields in rows[:_LAYOUT_SAMPLE] if len(fields) == 5]
+    if any(v.lower().startswith("0x") for v in fifth):
+        return 5, "priority", True
+    only_01 = all(v in ("0", "1") for v in fifth)
+    per_io = any(fields[3] != "0" for _, fields in rows[:_LAYOUT_SAMPLE] if len(fields) == 5)
+    if only_01 and per_io:
+        return 5, "priority", True
+    if only_01:
+        return 5, "priority", False  # windowed: fio writes 0 there either way
+    return 5, "offset", False
+
+
+def _number(text: str) -> int | None:
+    try:
+        return int(text, 16) if text[:2].lower() == "0x" else int(text)
+    except ValueError:
+        return None
+
+
+# --------------------------------------------------------------------------- parse
+
+
+def parse(text: str, filename: str | None = None) -> ParseResult:
+    result = ParseResult(format=NAME)
+    rows = _split(text, result)
+    if not rows:
+        raise ParseError("no fio log samples (lines of 'time, value, direction, block size')",
+                         result.issues[0].line if result.issues else None)
+    log_name, kind, job = name_parts(filename)
+    if kind is None:
+        result.warn(None, "log kind unknown (file name is not <name>_<bw|iops|lat|clat|slat>[.N].log): "
+                          "values kept raw, value and log_kind null")
+    ncols, fifth, proves_fio3 = _layout(rows, result)
+
+    if kind in LATENCY_KINDS:
+        raw_unit, scale, assumed = "ns", 1000.0, not proves_fio3
+    elif kind == "bw":
+        raw_unit, scale, assumed = "KiB/s", 1.0, False
+    elif kind == "iops":
+        raw_unit, scale, assumed = "IO/s", 1.0, False
+    else:
+        raw_unit, scale, assumed = None, None, None
+
+    out = result.tables.setdefault("fio_log_samples", [])
+    skipped_cols = 0
+    for number, fields in rows:
+        if len(fields) != ncols and not (ncols >= 7 and len(fields) >= 7):
+            skipped_cols += 1
+            if skipped_cols <= 20:
+                result.warn(number, f"{len(fields)} columns where the file has {ncols}: skipped")
+            continue
+        time_ms, ddir, bs = _number(fields[0]), _number(fields[2]), _number(fields[3])
+        try:
+            raw = float(fields[1])
+        except ValueError:
+            raw = None
+        direction = DIRECTIONS.get(ddir) if ddir is not None else None
+        if direction is None or time_ms is None or raw is None or bs is None:
+            result.warn(number, f"unreadable sample (direction code {fields[2]!r}): skipped")
+            continue
+        offset = priority = None
+        if fifth == "offset":
+            offset = _number(fields[4])
+        elif fifth == "priority":
+            priority = _number(fields[4])
+        elif fifth == "offset+priority":
+            offset, priority = _number(fields[4]), _number(fields[5])
+        out.append({
+            "log_kind": kind, "log_name": log_name, "job_index": job, "line": number,
+            "time_ms": time_ms,
+            "value": None if scale is None else (raw / scale if scale != 1.0 else raw),
+            "value_raw": raw, "raw_unit": raw_unit, "value_unit_assumed": assumed,
+            "direction": direction, "block_size_bytes": bs,
+            "offset_bytes": offset, "priority": priority,
+        })
+    if skipped_cols > 20:
+        result.warn(None, f"{skipped_cols} lines in all had an unexpected column count")
+    if not out:
+        raise ParseError("no readable fio log samples", rows[0][0])
+    if assumed:
+        result.warn(None, f"{kind} log: latency unit not stated in the file; assumed nsec (fio >= 3.0). "
+                          "A fio 2.x log is in usec: its values would be 1000x larger than stored")
+        values = sorted(r["value_raw"] for r in out)
+        median = values[len(values) // 2]
+        if median < 100:
+            result.warn(None, f"median raw latency {median:g} is implausibly low for nsec: "
+                              "this is probably a fio 2.x log in usec")
+    return result

@@ -1,0 +1,501 @@
+"""iostat (sysstat) text reports: every column layout of ``iostat``, ``iostat -x`` and ``-s``.
+
+Tables written
+--------------
+``iostat_device_samples``  one row per device (and -g group) per report
+``cpu_samples``            one row per report with an ``avg-cpu`` block (source_block
+                           ``iostat-avg-cpu``, cpu ``all``, busy_pct = 100 - idle - iowait - steal)
+
+Columns are always found by header name, never by position, so every header generation reads
+the same way: legacy ``-x`` (``Device:`` ... ``avgrq-sz avgqu-sz await svctm %util``), the
+11.5-12.0 order (``%rrqm rareq-sz ... svctm``), 12.1+ with discards (``d/s dkB/s ...``), 12.5+ with
+flushes (``f/s f_await``), short ``-s`` reports and the plain report (``tps kB_read/s ...``).
+Throughputs are stored in KiB/s (``-m`` MB x 1024, 512-byte sectors/blocks / 2); the printed unit
+is kept in ``unit_source`` and the generation in ``layout``.
+
+Variants handled
+----------------
+* ``-t`` stamps: locale ``%x %X`` (``11/21/26 13:25:38``, ``03/15/2016 09:34:00 AM``,
+  ``21.11.2026 13:25:38``), ISO (``S_TIME_FORMAT=ISO``, zone honoured), a time of day alone
+  (put on the banner date, midnight rollover handled), or no stamp at all (sampled_at null).
+* Banner (``Linux 6.1.0 (host) 11/21/2026 _x86_64_ (2 CPU)``) -> facts kernel, hostname,
+  date (ISO), arch, logical_cpus. sysstat's text never prints its version: tool_version null.
+* Since-boot report: the first report after a banner is flagged ``is_since_boot`` unless the
+  file shows ``-y``: sysstat >= 12 prints an extra empty line for the skipped report, so two or
+  more empty lines right after the banner mean -y. Older sysstat leaves no trace of -y: such a
+  file's first report is flagged although it is not since boot. A file starting mid-stream (no
+  banner) has no since-boot report. Several banners (appended runs) each start a segment.
+* ``-d`` (no avg-cpu), ``-c`` (no devices), ``-z`` reports with a header and no device,
+  ``-g`` groups (leading space, ``is_group``), ``-p`` partitions, one to three empty lines
+  between reports, or none at all.
+* ``-h`` / ``--human``: suffixed values (``10.1M``, ``4.7%``), the split report of 12.x
+  (several headers per report, ``Device`` last: merged into one row per device) and the older
+  device-name-on-its-own-line form.
+* A file cut mid-line (no final newline): complete rows kept, the cut line dropped unless its
+  last value is whole, a warning, status ``incomplete``.
+* Decimal-comma locales (de_DE: ``13,02``): commas read as decimal points.
+* macOS/BSD and Solaris iostat are detected (so the user gets a reason) and rejected.
+
+Example
+-------
+>>> text = ('Linux 6.1.0 (db1) \\t11/21/2026 \\t_x86_64_\\t(2 CPU)\\n\\n'
+...         '11/21/2026 10:00:01 PM\\n'
+...         'avg-cpu:  %user   %nice %system %iowait  %steal   %idle\\n'
+...         '           2.00    0.00    1.00    3.00    0.00   94.00\\n\\n'
+...         'Device            r/s     rMB/s   w/s     wMB/s  %util\\n'
+...         'sda              10.00     1.50  2.00      0.25   4.00\\n\\n')
+>>> r = parse(text)
+>>> row = r.tables["iostat_device_samples"][0]
+>>> (row["device"], row["read_kib_per_s"], row["unit_source"], row["is_since_boot"])
+('sda', 1536.0, 'MB', True)
+>>> (row["sampled_at"].isoformat(), r.facts["hostname"], r.tables["cpu_samples"][0]["busy_pct"])
+('2026-11-21T22:00:01', 'db1', 3.0)
+"""
+
+from __future__ import annotations
+
+import re
+
+from iopscope.parsers._sysstat_common import (
+    CPU_COLUMNS,
+    DEVICE_COLUMNS,
+    DateReader,
+    DeviceColumns,
+    ReportClock,
+    human_value,
+    layout_of,
+    looks_like_timestamp,
+    parse_banner,
+)
+from iopscope.parsers.base import ParseError, ParseResult
+
+NAME = "iostat_text"
+VERSION = "1.0.0"
+TOOL = "iostat"
+
+DEVICE_TABLE = "iostat_device_samples"
+CPU_TABLE = "cpu_samples"
+
+_AVG_CPU = re.compile(r"^avg-cpu:\s+%(?:user|usr)\b", re.M)
+_DEVICE_HEADER = re.compile(r"^\s*(?:Device:?\s+(?:tps|rrqm/s|r/s)\b|.*\b(?:r/s|tps)\b.*\sDevice:?\s*$)", re.M)
+_BANNER_HEAD = re.compile(r"^Linux\s+\S+\s+\([^()]*\)", re.M)
+_BSD = re.compile(r"^\s*(?:tin\s+tout\s+)?KB/t\s+(?:t/s|tps|xfrs)\s+MB/s", re.M)
+_SOLARIS = re.compile(r"^\s*(?:extended device statistics|device\s+r/s\s+w/s\s+kr/s\s+kw/s)", re.M)
+_WHOLE_VALUE = re.compile(r"\d\.\d\d%?$")
+_DECIMAL_COMMA = re.compile(r"(?:^|\s)\d+,\d\d[%kMGTPB]?(?=\s|$)", re.M)
+
+
+def detect(head: str, filename: str) -> float:
+    if head.lstrip().startswith("{"):
+        return 0.0
+    sysstat = bool(_AVG_CPU.search(head) or _DEVICE_HEADER.search(head))
+    if sysstat:
+        return 0.95 if _BANNER_HEAD.search(head) else 0.9
+    if _BSD.search(head) or _SOLARIS.search(head):
+        return 0.3  # ours to reject with a reason, rather than "unrecognized"
+    return 0.0
+
+
+def _foreign(text: str) -> str | None:
+    """Why the text is another iostat than sysstat's, or None."""
+    head = text[:65536]
+    if _AVG_CPU.search(head) or _DEVICE_HEADER.search(head):
+        return None
+    if _BSD.search(head):
+        return "macOS/BSD iostat output, not sysstat: not supported"
+    if _SOLARIS.search(head):
+        return "Solaris/illumos iostat output, not sysstat: not supported"
+    return None
+
+
+def _line_of(text: str, pattern: re.Pattern) -> int | None:
+    m = pattern.search(text)
+    return text.count("\n", 0, m.start()) + 1 if m else None
+
+
+# --------------------------------------------------------------------------- header matching
+
+
+def _device_header_tokens(line: str) -> tuple[list[str], bool] | None:
+    """(column tokens without Device, device_first) when the line is a device header."""
+    tokens = line.split()
+    if len(tokens) < 2:
+        return None
+    if tokens[0] in ("Device:", "Device"):
+        cols, first = tokens[1:], True
+    elif tokens[-1] in ("Device:", "Device"):
+        cols, first = tokens[:-1], False
+    else:
+        return None
+    if not any(t in DEVICE_COLUMNS for t in cols):
+        return None
+    return cols, first
+
+
+# --------------------------------------------------------------------------- parse
+
+
+def parse(text: str) -> ParseResult:
+    result = ParseResult(format=NAME)
+    if not text.strip():
+        raise ParseError("empty file")
+    reason = _foreign(text)
+    if reason:
+        raise ParseError(reason, _line_of(text, _BSD) or _line_of(text, _SOLARIS))
+    if "\r" in text:
+        text = text.replace("\r\n", "\n")
+    if _DECIMAL_COMMA.search(text, 0, 65536):
+        # A decimal-comma locale (de_DE ...): sysstat printed "13,02". No other comma is printed.
+        text = text.replace(",", ".")
+    lines = text.split("\n")
+    cut_line = None
+    if lines[-1] == "":
+        lines.pop()
+    elif lines[-1].strip():
+        # No final newline: iostat ends every report with one, so the output was cut.
+        # A last line whose last value is whole ("4.36") is read; anything else is dropped.
+        cut_line = len(lines)
+        tail = lines[-1].rstrip()
+        if _WHOLE_VALUE.search(tail):
+            result.warn(cut_line, f"file ends without a newline (output cut short?): last line read: {tail.strip()[:120]}")
+        else:
+            lines.pop()
+            result.warn(cut_line, f"file ends mid-line (output cut short): cut line dropped: {tail.strip()[:120]}")
+        result.status = "incomplete"
+
+    dates = DateReader(_date_samples(lines))
+    _Reader(result, dates).run(lines)
+    if not result.tables.get(DEVICE_TABLE) and not result.tables.get(CPU_TABLE):
+        if not result.facts:
+            raise ParseError("no iostat report found (no avg-cpu block, no Device header)")
+        if not any(i.severity == "warning" and "header" in i.reason for i in result.issues):
+            result.warn(None, "iostat banner but no report")
+    return result
+
+
+def _date_samples(lines: list[str]) -> list[str]:
+    """Banner dates and -t stamps from the head and tail of the file, to settle day/month order."""
+    picked = []
+    for chunk in (lines[:400], lines[-400:]):
+        for line in chunk:
+            if line.startswith("Linux"):
+                banner = parse_banner(line.strip())
+                if banner and banner["date_text"]:
+                    picked.append(banner["date_text"])
+            elif len(line) < 80 and looks_like_timestamp(line):
+                picked.append(line)
+    return picked
+
+
+class _Reader:
+    """The state machine over the lines. The hot loop lives in :meth:`run`."""
+
+    def __init__(self, result: ParseResult, dates: DateReader) -> None:
+        self.result = result
+        self.dates = dates
+        self.clock = ReportClock()
+        self.hostname = None
+        self.logical_cpus = None
+        self.blank_after_banner: int | None = None  # empty lines since the last banner
+        self.skip_evidence = False
+        self.headers: dict[tuple, DeviceColumns] = {}
+        self.warned_unknown: set[str] = set()
+        self.sample: dict | None = None     # base of the current report
+        self.sample_cpu = False
+        self.sample_cols: set[str] = set()
+        self.sample_rows: dict[str, dict] = {}
+        self.pending_ts: tuple[str, object] | None = None
+        self.sample_tokens: list[str] = []
+
+    # ---- reports
+
+    def _open(self, time_text=None, ts=None) -> None:
+        skipped = self.blank_after_banner is not None and self.blank_after_banner >= 2
+        self.sample = self.clock.open(time_text, ts, skipped)
+        self.blank_after_banner = None
+        self.sample_cpu = False
+        self.sample_cols = set()
+        self.sample_rows = {}
+
+    def run(self, lines: list[str]) -> None:  # noqa: C901 - one loop, on purpose
+        """One pass over the lines. Device rows take the fast path (split, float, zip); headers
+        are compiled once per distinct header line; everything else is classified in order."""
+        result = self.result
+        dates = self.dates
+        dev_rows: list[dict] = []
+        cpu_rows: list[dict] = []
+        hdr_cache: dict[str, tuple] = {}  # header line as printed -> compiled header
+        mode = 0              # 0 nothing expected, 1 avg-cpu values, 2 device rows
+        dc = None             # compiled DeviceColumns of the current device block
+        names = ncols = dev_first = base = scaled = ints = drop = None
+        cpu_names: list = []
+        cpu_drop = False
+        cpu_base: dict = {}
+        header_line = 0
+        pending_name = None
+        merge = False         # a continuation header (split --human report): merge rows by device
+        indented = False      # the header itself is indented: a leading space means nothing
+        sample_rows: dict = {}
+        for i, line in enumerate(lines):
+            if mode == 2:
+                parts = line.split()
+                if len(parts) == ncols:
+                    try:
+                        if dev_first:
+                            row = dict(zip(names, map(float, parts[1:])))
+                            name = parts[0]
+                            group = line[0] == " " and not indented
+                        else:
+                            row = dict(zip(names, map(float, parts[:-1])))
+                            name = parts[-1]
+                            group = line.endswith("  " + name)
+                    except ValueError:
+                        row = None
+                    if row is not None:
+                        if drop:
+                            del row[None]
+                        for col, factor in scaled:
+                            row[col] *= factor
+                        for col in ints:
+                            row[col] = int(row[col])
+                        row["device"] = name
+                        row["is_group"] = group
+                        previous = sample_rows.get(name) if merge else None
+                        if previous is not None:
+                            previous.update(row)
+                        else:
+                            row.update(base)
+                            dev_rows.append(row)
+                            sample_rows[name] = row
+                        continue
+                if not parts:
+                    mode = 0
+                    pending_name = None
+                    continue
+                # Not a plain row: human-readable values, a name on its own line, or another block.
+                got = self._slow_device_row(parts, line, dc, dev_first, pending_name, indented)
+                if got == "pending":
+                    pending_name = parts[0]
+                    continue
+                pending_name = None
+                if got is not None:
+                    row, name = got
+                    previous = sample_rows.get(name) if merge else None
+                    if previous is not None:
+                        previous.update(row)
+                    else:
+                        full = dict(base)
+                        full.update(row)
+                        dev_rows.append(full)
+                        sample_rows[name] = full
+                    continue
+            elif mode == 1:
+                parts = line.split()
+                if not parts:
+                    continue
+                mode = 0
+                if len(parts) == len(cpu_names):
+                    try:
+                        values = dict(zip(cpu_names, map(float, parts)))
+                    except ValueError:
+                        values = _cpu_values(cpu_names, parts)  # --human: "11.9%"
+                    if values is not None:
+                        if cpu_drop:
+                            values.pop(None, None)
+                        idle = values.get("idle_pct")
+                        values["busy_pct"] = None if idle is None else round(
+                            100.0 - idle - (values.get("iowait_pct") or 0.0) - (values.get("steal_pct") or 0.0), 6)
+                        values.update(cpu_base)
+                        cpu_rows.append(values)
+                        self.sample_cpu = True
+                        continue
+                # fall through: not the values line
+            # ---- anything else: classify the line
+            if not line or line.isspace():
+                mode = 0
+                if self.blank_after_banner is not None:
+                    self.blank_after_banner += 1
+                continue
+            cached = hdr_cache.get(line)
+            if cached is None:
+                stripped = line.strip()
+                if stripped.startswith("avg-cpu"):
+                    names_ = [CPU_COLUMNS.get(t) for t in stripped.split()[1:]]
+                    cached = hdr_cache[line] = ("cpu", names_, None in names_)
+                elif "Device" in stripped:
+                    header = _device_header_tokens(stripped)
+                    if header is not None:
+                        tokens, first = header
+                        compiled = DeviceColumns(tokens)
+                        for tok in compiled.unknown:
+                            if tok not in self.warned_unknown:
+                                self.warned_unknown.add(tok)
+                                result.warn(i + 1, f"unknown iostat column {tok!r} ignored")
+                        cached = ("dev", compiled, first, tokens, line[:1].isspace())
+                        if len(hdr_cache) < 1000:
+                            hdr_cache[line] = cached
+            if cached is not None:
+                if cached[0] == "cpu":
+                    cpu_names, cpu_drop = cached[1], cached[2]
+                    if self.sample is None or self.sample_cpu or self.sample_cols or self.pending_ts:
+                        self._open(*(self.pending_ts or (None, None)))
+                        self.pending_ts = None
+                    sample = self.sample
+                    cpu_base = {"sample_index": sample["sample_index"], "sampled_at": sample["sampled_at"],
+                                "time_text": sample["time_text"], "elapsed_s": sample["elapsed_s"],
+                                "is_since_boot": sample["is_since_boot"], "source_block": "iostat-avg-cpu",
+                                "cpu": "all", "hostname": self.hostname, "logical_cpus": self.logical_cpus}
+                    mode = 1
+                    continue
+                _, dc, dev_first, tokens, indented = cached
+                # A header whose columns this report already has starts a new report; a header
+                # with other columns (the split --human report) continues it.
+                merge = False
+                if self.sample is None or self.pending_ts or (self.sample_cols & dc.outputs):
+                    self._open(*(self.pending_ts or (None, None)))
+                    self.pending_ts = None
+                    self.sample_tokens = tokens
+                    layout = dc.layout
+                elif self.sample_cols:
+                    merge = True
+                    # Split --human report: the layout is that of all its headers together.
+                    self.sample_tokens = self.sample_tokens + tokens
+                    layout = layout_of(self.sample_tokens)
+                    for previous in self.sample_rows.values():
+                        previous["layout"] = layout
+                else:
+                    self.sample_tokens = tokens
+                    layout = dc.layout
+                self.sample_cols = self.sample_cols | dc.outputs
+                sample_rows = self.sample_rows
+                names = dc.names
+                ncols = len(names) + 1
+                drop, scaled = dc.drop, dc.scaled
+                ints = dc.int_names
+                base = dict(self.sample)
+                base["layout"] = layout
+                base["unit_source"] = dc.unit
+                header_line = i + 1
+                pending_name = None
+                mode = 2
+                continue
+            if stripped.startswith("Linux"):
+                banner = parse_banner(stripped)
+                if banner is not None:
+                    self._banner(banner, i + 1)
+                    mode = 0
+                    continue
+            ts = dates.parse_timestamp(stripped) if len(stripped) <= 64 else None
+            if ts is not None or looks_like_timestamp(stripped):
+                if ts is None:
+                    result.warn(i + 1, f"timestamp not understood (sampled_at left null): {stripped[:80]}")
+                # The stamp opens the next report; an earlier stamp with nothing after it is lost.
+                if self.pending_ts is not None:
+                    self._open(*self.pending_ts)
+                self.pending_ts = (stripped, ts)
+                mode = 0
+                continue
+            if mode == 2:
+                result.warn(i + 1, f"device row does not match the header of line {header_line} "
+                                   f"({ncols} fields expected): skipped: {stripped[:120]}")
+                continue
+            result.warn(i + 1, f"skipped line not understood: {stripped[:120]}")
+        if mode == 1 and result.status == "complete":
+            result.warn(len(lines), "file ends after an avg-cpu header: output cut short")
+            result.status = "incomplete"
+        if dev_rows:
+            result.tables[DEVICE_TABLE] = dev_rows
+        if cpu_rows:
+            result.tables[CPU_TABLE] = cpu_rows
+
+    # ---- slow paths (a few lines per file)
+
+    def _slow_device_row(self, parts, line, dc, dev_first, pending_name, indented):
+        ncols = len(dc.names) + 1
+        if pending_name is None and len(parts) == 1 and ncols > 2 and not looks_like_timestamp(line):
+            if not _DEVICE_HEADER.match(line) and not line.startswith(("avg-cpu", "Linux")):
+                return "pending"  # -h before 12.x: the device name alone, its values below
+        if pending_name is not None and len(parts) == ncols - 1:
+            name, values, group = pending_name, parts, False
+        elif len(parts) == ncols:
+            if dev_first:
+                name, values, group = parts[0], parts[1:], line[0] == " " and not indented
+            else:
+                name, values, group = parts[-1], parts[:-1], line.endswith("  " + parts[-1])
+        else:
+            return None
+        row: dict = {}
+        human = False
+        for col, kind, token in zip(dc.names, dc.kinds, values):
+            try:
+                value = float(token)
+            except ValueError:
+                value = human_value(token, kind)
+                if value is None:
+                    return None
+                human = True
+                if col is not None:
+                    row[col] = int(value) if kind and kind.startswith("int-") else value
+                continue
+            if col is not None:
+                row[col] = value
+        if not human:
+            for col, factor in dc.scaled:
+                row[col] *= factor
+            for col, _ in dc.ints:
+                row[col] = int(row[col])
+        else:
+            # Values without a suffix still follow the header's unit.
+            for col, kind, token in zip(dc.names, dc.kinds, values):
+                if col is None or not token or not token[-1].isdigit():
+                    continue
+                factor = {"MB": 1024.0, "int-MB": 1024.0, "sectors": 0.5, "int-sectors": 0.5}.get(kind)
+                if factor:
+                    row[col] = row[col] * factor
+                if kind and kind.startswith("int-"):
+                    row[col] = int(row[col])
+            row["unit_source"] = "human"
+        row["device"] = name
+        row["is_group"] = group
+        return row, name
+
+    def _banner(self, banner: dict, line_no: int) -> None:
+        result = self.result
+        if self.sample is not None or self.pending_ts:
+            if self.pending_ts:
+                self._open(*self.pending_ts)
+                self.pending_ts = None
+        self.clock.banner()
+        self.blank_after_banner = 0
+        self.sample = None
+        self.sample_cpu = False
+        self.sample_cols = set()
+        day = self.dates.parse_date(banner["date_text"])
+        self.dates.set_base_date(day)
+        if not result.facts:
+            result.facts = {
+                "kernel": banner["kernel"],
+                "hostname": banner["hostname"],
+                "date": day.isoformat() if day else None,
+                "arch": banner["arch"],
+                "logical_cpus": banner["logical_cpus"],
+            }
+        elif banner["hostname"] != result.facts.get("hostname"):
+            result.warn(line_no, f"banner of another host ({banner['hostname']}): facts are from the first banner")
+        self.hostname = banner["hostname"]
+        self.logical_cpus = banner["logical_cpus"]
+
+
+def _cpu_values(cpu_names: list[str | None], parts: list[str]) -> dict | None:
+    values = {}
+    for col, token in zip(cpu_names, parts):
+        try:
+            value = float(token)
+        except ValueError:
+            try:
+                value = float(token.rstrip("%"))
+            except ValueError:
+                return None
+        if col is not None:
+            values[col] = value
+    return values

@@ -1,0 +1,270 @@
+"""mpstat ``-o JSON`` output (sysstat 11.5 and later), e.g. ``mpstat -o JSON -P ALL 1 60``.
+
+Tables written
+--------------
+``cpu_samples``  one row per ``statistics[].cpu-load[]`` entry: a CPU number, or ``all``
+                 (printed as ``"all"``, or ``"-1"`` by some 12.0-era versions) = the mean
+                 over every online logical CPU (hardware thread). ``source_block`` = ``mpstat``.
+
+Keys ``usr nice sys iowait irq soft steal guest gnice idle`` map to ``user_pct nice_pct
+system_pct iowait_pct irq_pct softirq_pct steal_pct guest_pct gnice_pct idle_pct``; they add
+up to 100 and ``busy_pct = 100 - idle - iowait - steal`` (= usr+nice+sys+irq+soft+guest+gnice).
+
+Not read: ``node-load`` (``-N``), ``sum-interrupts``, ``individual-interrupts``,
+``soft-interrupts`` (``-I``) and the ``core``/``socket``/``node`` keys of ``-T``; one warning
+names the blocks skipped.
+
+Variants handled
+----------------
+* Host facts: ``nodename`` -> ``hostname``, ``release`` -> ``kernel``, ``sysname`` -> ``os``,
+  ``machine`` -> ``arch``, ``number-of-cpus`` -> ``logical_cpus``, ``date`` -> ``date`` (ISO),
+  the date in any locale form (``2021-05-19``, ``11/21/26``, ``21.11.2026`` ...).
+* ``timestamp`` as ``HH:MM:SS`` or ``HH:MM:SS AM|PM`` (joined with the host ``date``, midnight
+  rollover applied) or with its own date (``2021-05-19 18:01:05``, ISO with a zone -> UTC).
+* Several hosts; text before the document; a document cut short (``status`` incomplete):
+  every complete ``cpu-load`` entry before the cut is still read.
+* JSON mpstat prints no since-boot marker: a file with a single sample may be the since-boot
+  report of ``mpstat -o JSON`` without interval, so ``is_since_boot`` is left null (warning).
+* Rows whose percentages are all 0 (offline CPU) are dropped with a warning.
+
+Example
+-------
+>>> r = parse('{"sysstat": {"hosts": [{"nodename": "db1", "release": "6.1.0", '
+...           '"number-of-cpus": 2, "date": "2021-05-19", "statistics": ['
+...           '{"timestamp": "23:59:59", "cpu-load": [{"cpu": "-1", "usr": 50.0, "idle": 50.0}]},'
+...           '{"timestamp": "00:00:09", "cpu-load": [{"cpu": "-1", "usr": 25.0, "idle": 75.0}]}'
+...           ']}]}}')
+>>> [(x["cpu"], str(x["sampled_at"]), x["interval_s"], x["busy_pct"]) for x in r.tables["cpu_samples"]]
+[('all', '2021-05-19 23:59:59', None, 50.0), ('all', '2021-05-20 00:00:09', 10.0, 25.0)]
+>>> r.facts == {"hostname": "db1", "kernel": "6.1.0", "logical_cpus": 2, "date": "2021-05-19"}
+True
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from datetime import datetime, timedelta
+from typing import Any
+
+from iopscope.parsers._cpu_common import (
+    SYSSTAT_JSON_KEYS, Timeline, finish_row, parse_date, parse_timestamp,
+)
+from iopscope.parsers.base import ParseError, ParseResult
+
+NAME = "mpstat_json"
+VERSION = "1.0.0"
+TOOL = "mpstat"
+
+TOLERANCE = 0.5  # percentages printed with 2 decimals: 10 roundings stay well inside this
+_SKIPPED_BLOCKS = ("node-load", "sum-interrupts", "individual-interrupts", "soft-interrupts")
+_HOST_FACTS = (("nodename", "hostname"), ("release", "kernel"), ("sysname", "os"),
+               ("machine", "arch"), ("number-of-cpus", "logical_cpus"))
+
+
+def detect(head: str, filename: str) -> float:
+    # iostat -o JSON shares the sysstat/hosts/statistics envelope but has "avg-cpu", never
+    # "cpu-load": only claim documents with mpstat's own block.
+    if '"sysstat"' in head and '"cpu-load"' in head:
+        return 0.95
+    return 0.0
+
+
+# --------------------------------------------------------------------------- reading
+
+
+def _document(text: str, result: ParseResult) -> Any | None:
+    start = text.find("{")
+    if start < 0:
+        return None
+    if text[:start].strip():
+        for i, line in enumerate(text[:start].split("\n")):
+            if line.strip():
+                result.warn(i + 1, f"skipped text before the JSON document: {line.strip()[:120]}")
+    try:
+        doc, end = json.JSONDecoder().raw_decode(text, start)
+    except json.JSONDecodeError as exc:
+        line = text.count("\n", 0, exc.pos) + 1
+        result.error(line, f"JSON document cut short or damaged: {exc.msg}")
+        result.status = "incomplete"
+        result.status_reason = f"JSON document cut short or damaged at line {line}"
+        return None
+    if text[end:].strip():
+        result.warn(text.count("\n", 0, end) + 1, "skipped text after the JSON document")
+    return doc
+
+
+# Salvage for a document cut short: host keys, timestamps and flat cpu-load objects, in order.
+_SALVAGE = re.compile(
+    r'"(?P<key>nodename|sysname|release|machine|number-of-cpus|date|timestamp)"\s*:\s*'
+    r'(?P<value>"[^"\n]*"|-?\d+)'
+    r'|(?P<block>"(?:cpu-load|node-load|sum-interrupts|individual-interrupts|soft-interrupts)")'
+    r'|(?P<obj>\{\s*"cpu"\s*:[^{}\[\]]*\})')
+
+
+def _salvage(text: str) -> list[dict]:
+    """Hosts rebuilt from whatever complete pieces a cut-short document holds."""
+    hosts: list[dict] = []
+    host: dict | None = None
+    stat: dict | None = None
+    block = None
+    for m in _SALVAGE.finditer(text):
+        if m.group("key"):
+            key, value = m.group("key"), json.loads(m.group("value"))
+            if key == "nodename" or host is None:
+                host = {"statistics": []}
+                hosts.append(host)
+                stat = None
+            if key == "timestamp":
+                stat = {"timestamp": value, "cpu-load": []}
+                host["statistics"].append(stat)
+            else:
+                host[key] = value
+        elif m.group("block"):
+            block = m.group("block").strip('"')
+        elif m.group("obj") and block == "cpu-load" and stat is not None:
+            try:
+                stat["cpu-load"].append(json.loads(m.group("obj")))
+            except json.JSONDecodeError:
+                pass
+    return hosts
+
+
+# --------------------------------------------------------------------------- parse
+
+
+def parse(text: str) -> ParseResult:
+    result = ParseResult(format=NAME)
+    doc = _document(text, result)
+    if doc is not None:
+        hosts = _hosts(doc)
+        if hosts is None:
+            raise ParseError("JSON document without sysstat.hosts[] (not mpstat -o JSON)", 1)
+    else:
+        hosts = _salvage(text)
+        if not hosts:
+            first = next((i for i in result.issues if i.severity == "error"), None)
+            raise ParseError(first.reason if first else "no JSON document found",
+                             first.line if first else None)
+    skipped_blocks: set[str] = set()
+    for host in hosts:
+        if isinstance(host, dict):
+            _parse_host(host, result, skipped_blocks)
+    if skipped_blocks:
+        result.warn(None, "blocks not read into cpu_samples: " + ", ".join(sorted(skipped_blocks)))
+    rows = result.tables.get("cpu_samples", [])
+    if not rows:
+        if doc is None:
+            raise ParseError("JSON cut short before any complete cpu-load entry",
+                             next((i.line for i in result.issues if i.severity == "error"), None))
+        raise ParseError("mpstat JSON without any cpu-load entry (mpstat -I or -N only?)")
+    return result
+
+
+def _hosts(doc: Any) -> list | None:
+    if not isinstance(doc, dict) or not isinstance(doc.get("sysstat"), dict):
+        return None
+    hosts = doc["sysstat"].get("hosts")
+    return hosts if isinstance(hosts, list) else None
+
+
+def _parse_host(host: dict, result: ParseResult, skipped_blocks: set[str]) -> None:
+    base, note = parse_date(host.get("date") if isinstance(host.get("date"), str) else None)
+    if note:
+        result.warn(None, note)
+    if host.get("date") is not None and base is None:
+        result.warn(None, f"unreadable host date {host.get('date')!r}: sampled_at left null "
+                          "unless a timestamp carries its own date")
+    hostname = host.get("nodename") if isinstance(host.get("nodename"), str) else None
+    ncpu = host.get("number-of-cpus")
+    ncpu = ncpu if isinstance(ncpu, int) and not isinstance(ncpu, bool) else None
+    if "hostname" not in result.facts:
+        for key, fact in _HOST_FACTS:
+            value = host.get(key)
+            if isinstance(value, (str, int)) and not isinstance(value, bool) and value != "":
+                result.facts[fact] = value
+        if base is not None:
+            result.facts["date"] = base.isoformat()
+    stats = host.get("statistics")
+    if not isinstance(stats, list):
+        result.warn(None, f"host {hostname!r} has no statistics list")
+        return
+    timeline = Timeline(base)
+    first_axis = prev_axis = None
+    sample_index = -1
+    host_rows: list[dict] = []
+    for stat in stats:
+        if not isinstance(stat, dict):
+            continue
+        skipped_blocks.update(b for b in _SKIPPED_BLOCKS if b in stat)
+        loads = stat.get("cpu-load")
+        if not isinstance(loads, list):
+            continue
+        sample_index += 1
+        stamp = stat.get("timestamp")
+        axis, when = _place(stamp, timeline, result)
+        if axis is not None and first_axis is None:
+            first_axis = axis
+        common = {
+            "sample_index": sample_index, "sampled_at": when,
+            "time_text": stamp if isinstance(stamp, str) else None,
+            "elapsed_s": None if axis is None or first_axis is None else axis - first_axis,
+            "interval_s": None if axis is None or prev_axis is None else axis - prev_axis,
+            "is_since_boot": False, "source_block": "mpstat", "hostname": hostname,
+            "logical_cpus": ncpu,
+        }
+        if axis is not None:
+            prev_axis = axis
+        for entry in loads:
+            row = _row(entry, common, result)
+            if row is not None:
+                host_rows.append(row)
+    if sample_index == 0 and host_rows:
+        result.warn(None, "a single sample: it may be the since-boot report of mpstat without an "
+                          "interval (is_since_boot left null)")
+        for row in host_rows:
+            row["is_since_boot"] = None
+    for row in host_rows:
+        result.add("cpu_samples", row)
+
+
+def _place(stamp: Any, timeline: Timeline, result: ParseResult):
+    """(axis seconds, datetime) of a statistics timestamp; (None, None) when unreadable."""
+    if not isinstance(stamp, str):
+        return None, None
+    day, secs, zone, note = parse_timestamp(stamp)
+    if note:
+        result.warn(None, note)
+    if secs is None:
+        result.warn(None, f"unreadable timestamp {stamp!r}: sample kept without time")
+        return None, None
+    if day is not None:
+        when = datetime(day.year, day.month, day.day) + timedelta(seconds=secs)
+        if zone is not None:
+            when = when.replace(tzinfo=zone)
+        return timeline.dated(when)
+    return timeline.clock(secs)
+
+
+def _row(entry: Any, common: dict, result: ParseResult) -> dict | None:
+    if not isinstance(entry, dict) or "cpu" not in entry:
+        return None
+    cpu = str(entry["cpu"]).strip()
+    cpu = "all" if cpu in ("-1", "all") else cpu
+    row = dict(common)
+    row["cpu"] = cpu
+    for key, column in SYSSTAT_JSON_KEYS.items():
+        if key in entry:
+            value = entry[key]
+            if isinstance(value, (int, float)) and not isinstance(value, bool):
+                row[column] = float(value)
+            elif value is not None:
+                result.warn(None, f"CPU {cpu} at {common['time_text']}: {key} = {value!r} "
+                                  "is not a number: set to null")
+    drop, notes = finish_row(row, TOLERANCE)
+    if drop:
+        result.warn(None, f"CPU {cpu} at {common['time_text']}: {drop}")
+        return None
+    for note in notes:
+        result.warn(None, f"CPU {cpu} at {common['time_text']}: {note}")
+    return row

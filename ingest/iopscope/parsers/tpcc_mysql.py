@@ -1,0 +1,888 @@
+"""tpcc-mysql ``tpcc_start`` standard output, every generation from 2011 to today and common forks.
+
+Tables written
+--------------
+``tpcc_runs``          one row per file: parameters (never the password), TpmC printed and
+                       recomputed, measured seconds, status, output generation / variant
+``tpcc_intervals``     one row per interval line (wide: one column group per transaction type)
+``tpcc_tx_summaries``  one row per transaction type: <Raw Results>, <Raw Results2(sum ver.)>,
+                       <Constraint Check> and the older <90th Percentile RT (MaxRT)> block
+
+Response times are milliseconds as printed. The password tpcc_start echoes (``[pass]:`` and
+``option p with value '...'``) is read only to scrub it: every string the parser returns
+(cells, issues, status reason, facts) is cleaned of it.
+
+Variants handled
+----------------
+Interval lines (``output_generation`` / ``output_variant`` of ``tpcc_runs``):
+
+* current (2016-02 on): ``%4d, trx: %d, 95%: %.3f, 99%: %.3f, max_rt: %.3f, %d|%.3f`` x4
+  (New-Order count, p95, p99, max; then count|max of Payment, Order-Status, Delivery,
+  Stock-Level). The ``%`` after 95/99 is dropped by some C libraries (``95: 8.7``): variant
+  ``trx-95-99-nopct``. Forks add ``99.9%:`` (``-p999``) or a ``rampup``/``measure`` phase
+  word (``-phase``; ramp-up lines get ``is_rampup``); other ``label: value`` fields are kept in
+  ``extra_fields_json``.
+* 2016-02: ``%4d, trx: %d max_rt: %.3f, %d|%.3f`` x4 (``trx-max``) and
+  ``%4d, %d:%.3f|%.3f`` x5 = count:rt90|max (``rt90-max``, an optional ``(avg)`` is read).
+* 2011-2012: ``%4d, %d(%d):%.3f|%.3f`` x5 = count(late):rt90|max (``late-rt90-max``).
+* pre-2011 (and ``_SLEEP_ONLY_`` builds): ``%d(%d):%.3f`` / ``%.2f`` / ``%.1f`` x5 (``late-rt90``).
+
+The elapsed column grows past 4 digits; intervals of any length (1, 2, 10 s ...). The first
+measured interval is flagged ``is_rampup_mixed``: tpcc_start records response times from the
+start, so that line's percentiles and max include ramp-up samples (its counts do not).
+
+Blocks: option lines, ``<Parameters>`` (``[server]`` blank for a socket, ``[server]`` and
+``[port]`` absent when the database is ``l``), ``RAMP-UP TIME.(N sec.)``, ``MEASURING START.``,
+``STOPPING THREADS...`` (one dot per thread), ``<Raw Results>`` with or without
+``avg_rt: x (limit)``, `` in N sec.``, ``<Raw Results2(sum ver.)>``, ``<Constraint Check>``
+(``[OK]`` / ``[NG] *``; ``[NG]`` is the normal outcome with the default late limits and is not
+a failure), ``<TpmC>``; older builds' ``<RT Histogram>`` (skipped) and ``<90th Percentile RT
+(MaxRT)>``; forks' ``Local Start TIME:`` line and percentile / ``label: value`` lines after
+TpmC. ``nan``, ``-nan`` and ``inf`` read as null. MySQL error lines (``1213, 40001, Deadlock
+...``) are counted and reported once per error code. Unknown lines are skipped with a warning.
+
+Status: ``complete`` when the ``<TpmC>`` value is there; ``incomplete`` when the output stops
+earlier (after RAMP-UP, right after MEASURING START, after some intervals, mid-line: the
+rows that exist are kept; a last line without its newline is dropped as possibly cut);
+``failed`` when tpcc_start says ``error at main``, prints only its usage, or threads failed to
+connect and no transaction ran.
+
+TpmC check: ``tpmc_recomputed`` = (New-Order sc + lt) x 60 / measured seconds, where measured
+seconds = measure time rounded down to the report interval (the `` in N sec.`` line). A
+difference beyond tpcc_start's float32 rounding sets ``tpmc_mismatch`` and a warning.
+
+Doubtful: builds older than 2012 may have timed transactions in seconds rather than
+milliseconds; their rt90 values are stored in the ``_ms`` columns as printed. From 2012 to
+2016 several builds timed with ``CLOCK_THREAD_CPUTIME_ID`` (client CPU time, not wall time):
+the output cannot tell.
+
+Example
+-------
+>>> out = ("<Parameters>\\n     [server]: db1\\n       [pass]: s3cret\\n  [warehouse]: 10\\n"
+...        " [connection]: 8\\n    [measure]: 20 (sec.)\\n\\nMEASURING START.\\n\\n"
+...        "  10, trx: 100, 95%: 9.5, 99%: 12.0, max_rt: 20.1, 99|5.0, 10|3.0, 10|40.0, 10|30.0\\n"
+...        "  20, trx: 110, 95%: 9.1, 99%: 11.0, max_rt: 18.2, 108|4.0, 11|2.0, 11|41.0, 11|29.0\\n"
+...        "\\n<Raw Results>\\n  [0] sc:10 lt:200  rt:0  fl:0 avg_rt: 7.5 (5)\\n in 20 sec.\\n"
+...        "\\n<TpmC>\\n                 630.000 TpmC\\n")
+>>> r = parse(out)
+>>> run = r.tables["tpcc_runs"][0]
+>>> (r.status, run["server_host"], run["tpmc_printed"], run["tpmc_recomputed"], run["tpmc_mismatch"])
+('complete', 'db1', 630.0, 630.0, False)
+>>> [(i["elapsed_s"], i["new_order_count"], i["is_rampup_mixed"]) for i in r.tables["tpcc_intervals"]]
+[(10.0, 100, True), (20.0, 110, False)]
+>>> "s3cret" in repr(r)
+False
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections import Counter
+from datetime import datetime
+from typing import Any
+
+from iopscope.parsers.base import ParseError, ParseResult
+
+NAME = "tpcc_mysql"
+VERSION = "1.0.0"
+TOOL = "tpcc-mysql"
+
+TX_KEYS = ("new_order", "payment", "order_status", "delivery", "stock_level")
+TX_NAMES = ("New-Order", "Payment", "Order-Status", "Delivery", "Stock-Level")
+_TX_INDEX = {name: i for i, name in enumerate(TX_NAMES)}
+DEFAULT_REPORT_INTERVAL_S = 10  # PRINT_INTERVAL in every tpcc_start
+_INT64_MAX = 2**63 - 1
+
+# Sections in the order tpcc_start prints them (used for "how far did it get").
+_PHASES = ("header", "parameters", "rampup", "measuring", "stopping", "raw_results",
+           "raw_results2", "constraint_check", "tpmc")
+_PHASE_RANK = {p: i for i, p in enumerate(_PHASES)}
+
+# --------------------------------------------------------------------------- line matching
+
+_NUM = r"[-+]?(?:\d+(?:\.\d*)?(?:[eE][-+]?\d+)?|\.\d+|(?i:nan|inf(?:inity)?))"
+_TX = r"(New-Order|Payment|Order-Status|Delivery|Stock-Level)"
+
+_BANNER = re.compile(r"^\*{3}.*TPC-C Load Generator.*\*{3}$|^\*{10,}$")
+_OPTION = re.compile(r"^option (\S)(?: \(([^)]*)\))?(?: with value)? '(.*)'$")
+_PARAM = re.compile(r"^\[(\w+)\]:(?:\s?(.*))?$")
+_RAMPUP = re.compile(r"^RAMP-UP TIME\.\((-?\d+) sec\.\)$")
+_STOPPING = re.compile(r"^STOPPING THREADS(\.*)(.*)$")
+_RAW = re.compile(rf"^\[(\d+)\] sc:(-?\d+)\s+lt:(-?\d+)\s+rt:(-?\d+)\s+fl:(-?\d+)"
+                  rf"(?:\s+avg_rt:\s*({_NUM})\s*\((-?\d+)\))?$")
+_IN_SEC = re.compile(r"^in (-?\d+) sec\.$")
+_CC_LINE = re.compile(rf"^{_TX}: ({_NUM})%\s*(?:\(>=\s*({_NUM})%\))?\s*\[(OK|NG)\](?:\s*\*)?$")
+_TPMC = re.compile(rf"^({_NUM}) TpmC$")
+_RT_HIST_TYPE = re.compile(rf"^\d\.{_TX}$")
+_RT_HIST_BIN = re.compile(rf"^{_NUM},\s*-?\d+$")
+_RT90_LINE = re.compile(rf"^{_TX}\s*:\s*({_NUM})\s+\(({_NUM})\)$")
+_MYSQL_ERR = re.compile(r"^(\d{1,5}), ([0-9A-Z]{5}), ?(.*)$")
+_ERROR_AT = re.compile(r"^error at (\w+)$")
+_LOCAL_START = re.compile(r"^Local Start TIME\s*:\s*(.*)$", re.I)
+_SUMMARY_PCT = re.compile(rf"^(?:New-Order\s+)?(p95|p99|p999|95%|99%|99\.9%)\s*[:=]\s*({_NUM})\s*(?:ms)?$",
+                          re.I)
+_LABEL_VALUE = re.compile(r"^([A-Za-z][\w .%()/-]{0,40}?)\s*:\s*(\S.*)$")
+_INTERVAL = re.compile(r"^(\d+),\s*(.+)$")
+# The current format, in one go (the common case; the generic reader handles the rest).
+_FAST = re.compile(
+    rf"^(\d{{1,18}}), trx: (-?\d{{1,18}}), 95(%?): ({_NUM}), 99%?: ({_NUM}), max_rt: ({_NUM}), "
+    rf"(-?\d{{1,18}})\|({_NUM}), (-?\d{{1,18}})\|({_NUM}), (-?\d{{1,18}})\|({_NUM}), (-?\d{{1,18}})\|({_NUM})$")
+
+# Fields of an interval line (split on commas).
+_F_PAIR = re.compile(rf"^(-?\d+)\|({_NUM})$")
+_F_LATE = re.compile(rf"^(-?\d+)\((-?\d+)\):({_NUM})(?:\|({_NUM}))?(?:\(({_NUM})\))?$")
+_F_RT90 = re.compile(rf"^(-?\d+):({_NUM})\|({_NUM})(?:\(({_NUM})\))?$")
+_LABEL = r"(?:[A-Za-z_][\w.]*|\d+(?:\.\d+)?%?)"
+_F_LABELS = re.compile(rf"^(?:{_LABEL}\s*:\s*{_NUM}\s*)+$")
+_F_LABEL = re.compile(rf"({_LABEL})\s*:\s*({_NUM})")
+_F_WORD = re.compile(r"^[A-Za-z][\w-]*$")
+
+
+def detect(head: str, filename: str) -> float:
+    if "TPC-C Load Generator" in head:
+        return 0.95
+    if "<Parameters>" in head and "[warehouse]:" in head:
+        return 0.9
+    if "<TpmC>" in head or ("<Raw Results>" in head and " sc:" in head):
+        return 0.8
+    if re.search(r"(?m)^\s*\d+, trx: \d+", head):
+        return 0.7
+    if re.search(r"(?m)^\s*\d+, \d+\(\d+\):[\d.]+", head):
+        return 0.6
+    return 0.0
+
+
+# --------------------------------------------------------------------------- conversion
+
+
+def _int(text: str | None) -> int | None:
+    if text is None or text == "":
+        return None
+    try:
+        value = int(text)
+    except ValueError:
+        return None
+    return value if -_INT64_MAX <= value <= _INT64_MAX else None
+
+
+def _float(text: str | None) -> float | None:
+    """Printed numbers to float; nan / -nan / inf (tpcc_start divides by zero) become None."""
+    if text is None or text == "":
+        return None
+    try:
+        value = float(text)
+    except ValueError:
+        return None
+    return None if math.isnan(value) or math.isinf(value) else value
+
+
+def _fnum(text: str) -> float | None:
+    """A string the line regex already proved numeric (or nan / inf): float or None."""
+    value = float(text)
+    return value if value - value == 0.0 else None  # nan and inf give nan
+
+
+def _pct_key(label: str) -> str | None:
+    """'95%', '95', '99.9%' -> the interval column that holds that New-Order percentile."""
+    return {"95": "new_order_p95_ms", "99": "new_order_p99_ms",
+            "99.9": "new_order_p999_ms"}.get(label.rstrip("%"))
+
+
+_TIME_LAYOUTS = ("%Y-%m-%d %H:%M:%S", "%Y-%m-%d %H:%M:%S.%f", "%Y-%m-%dT%H:%M:%S",
+                 "%Y/%m/%d %H:%M:%S", "%a %b %d %H:%M:%S %Y")
+
+
+def _timestamp(text: str) -> datetime | None:
+    text = " ".join(text.split())
+    for layout in _TIME_LAYOUTS:
+        try:
+            return datetime.strptime(text, layout)
+        except ValueError:
+            continue
+    return None
+
+
+# --------------------------------------------------------------------------- parse state
+
+
+class _State:
+    def __init__(self) -> None:
+        self.phase = "header"          # the last section header seen
+        self.reached = 0               # highest phase rank reached
+        self.recognized = False        # any tpcc_start line at all
+        self.options: dict[str, str] = {}
+        self.params: dict[str, str | None] = {}
+        self.extra_params: dict[str, str] = {}
+        self.secrets: list[str] = []
+        self.rampup_s: int | None = None
+        self.measuring_started = False
+        self.intervals: list[dict] = []
+        self.prev_elapsed: int | None = None
+        self.seen_rampup_lines = False
+        self.flagged_mixed = False
+        self.variants: dict[str, int] = {}
+        self.threads_stopped: int | None = None
+        self.raw: dict[int, dict] = {}
+        self.raw2: dict[int, dict] = {}
+        self.in_sec: int | None = None
+        self.cc: dict[int, dict] = {}
+        self.rt90: dict[int, dict] = {}
+        self.tpmc_text: str | None = None
+        self.tpmc_seen = False
+        self.summary: dict[str, float | None] = {}
+        self.extra: dict[str, str] = {}
+        self.start_time_text: str | None = None
+        self.usage = False
+        self.error_at_main = False
+        self.thread_errors = 0
+        self.mysql_errors: dict[tuple[str, str], list] = {}  # (errno, state) -> [line, count, msg]
+        self.problems: dict[str, list] = {}  # reason -> [first line, count]
+        self.unknown: list[tuple[int, str]] = []  # pending run of unrecognized lines
+
+    def reach(self, phase: str) -> None:
+        self.phase = phase
+        self.reached = max(self.reached, _PHASE_RANK[phase])
+        self.recognized = True
+
+    def problem(self, line: int, reason: str) -> None:
+        entry = self.problems.get(reason)
+        if entry is None:
+            self.problems[reason] = [line, 1]
+        else:
+            entry[1] += 1
+
+
+def parse(text: str) -> ParseResult:
+    result = ParseResult(format=NAME)
+    st = _State()
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    # A last line without its newline may have been cut anywhere.
+    cut_last = bool(text) and not text.endswith("\n") and bool(lines) and lines[-1].strip() != ""
+    last = len(lines)
+    for number, raw_line in enumerate(lines, start=1):
+        line = raw_line.strip()
+        if not line:
+            _flush_unknown(st, result)
+            continue
+        if number == last and cut_last and not _TPMC.match(line):
+            m = _STOPPING.match(line)
+            if m and not m.group(2):  # dots arrive one by one: a short run of them is real
+                _read_line(st, line, number, result)
+                continue
+            _flush_unknown(st, result)
+            result.warn(number, f"last line has no newline (output cut short): dropped: {_shown(line, 80)}")
+            continue
+        _read_line(st, line, number, result)
+    _flush_unknown(st, result)
+    if not st.recognized:
+        raise ParseError("no tpcc_start output found (no banner, <Parameters>, interval line or results)")
+    _finish(st, result, cut_last)
+    _scrub(result, st.secrets)
+    return result
+
+
+def _read_line(st: _State, line: str, number: int, result: ParseResult) -> None:
+    """Match one stripped, non-blank line against every known shape, then store it."""
+    m = _FAST.match(line)
+    if m:
+        _flush_unknown(st, result)
+        _fast_interval(st, m, number)
+        return
+    first = line[0]
+    if first == "<":
+        if _section_header(st, line):
+            _flush_unknown(st, result)
+            return
+    elif first == "[":
+        m = _RAW.match(line)
+        if m:
+            _flush_unknown(st, result)
+            _raw_line(st, m, number, result)
+            return
+        m = _PARAM.match(line)
+        if m:
+            _flush_unknown(st, result)
+            _param_line(st, m, number, result)
+            return
+        if line in ("[transaction percentage]",) or line.startswith("[response time"):
+            _flush_unknown(st, result)
+            st.reach("constraint_check")
+            return
+    elif first == "*" and _BANNER.match(line):
+        _flush_unknown(st, result)
+        st.recognized = True
+        return
+    if line[0].isdigit() or line[0] in "-+.":
+        m = _MYSQL_ERR.match(line)
+        if m:
+            _flush_unknown(st, result)
+            _mysql_error(st, m, number)
+            return
+        m = _TPMC.match(line)
+        if m:
+            _flush_unknown(st, result)
+            st.tpmc_text = m.group(1)
+            st.tpmc_seen = True
+            st.reach("tpmc")
+            return
+        m = _INTERVAL.match(line)
+        if m and _generic_interval(st, m, number):
+            _flush_unknown(st, result)
+            return
+        if st.phase == "rt_histogram" and (_RT_HIST_BIN.match(line) or _RT_HIST_TYPE.match(line)):
+            return
+    if _simple_line(st, line, number):
+        _flush_unknown(st, result)
+        return
+    st.unknown.append((number, line))
+
+
+def _section_header(st: _State, line: str) -> bool:
+    if line == "<Parameters>":
+        st.reach("parameters")
+    elif line == "<Raw Results>":
+        st.reach("raw_results")
+    elif line.startswith("<Raw Results2"):
+        st.reach("raw_results2")
+    elif line.startswith("<Constraint Check>"):
+        st.reach("constraint_check")
+    elif line == "<TpmC>":
+        st.reach("tpmc")
+    elif line == "<RT Histogram>":
+        st.reach("stopping")
+        st.phase = "rt_histogram"
+    elif line.startswith("<90th Percentile RT"):
+        st.reach("stopping")
+        st.phase = "rt90"
+    else:
+        return False
+    return True
+
+
+def _simple_line(st: _State, line: str, number: int) -> bool:
+    """Lines with a fixed text: options, phase markers, errors, fork additions."""
+    if line.startswith("option "):
+        m = _OPTION.match(line)
+        if m:
+            letter, value = m.group(1), m.group(3)
+            if letter == "p":
+                if value:
+                    st.secrets.append(value)
+            else:
+                st.options[letter] = value
+            st.recognized = True
+            return True
+    if line == "MEASURING START.":
+        st.measuring_started = True
+        st.reach("measuring")
+        return True
+    m = _RAMPUP.match(line)
+    if m:
+        st.rampup_s = _int(m.group(1))
+        st.reach("rampup")
+        return True
+    m = _STOPPING.match(line)
+    if m:
+        st.threads_stopped = len(m.group(1))
+        st.reach("stopping")
+        rest = m.group(2).strip()
+        if rest:  # a thread's error text glued to the dots
+            st.problem(number, "text after STOPPING THREADS dots")
+        return True
+    m = _IN_SEC.match(line)
+    if m:
+        st.in_sec = _int(m.group(1))
+        st.reach("raw_results")
+        return True
+    m = _CC_LINE.match(line)
+    if m:
+        _cc_line(st, m)
+        st.reach("constraint_check")
+        return True
+    if st.phase == "rt90":
+        m = _RT90_LINE.match(line)
+        if m:
+            st.rt90[_TX_INDEX[m.group(1)]] = {"rt90_ms": _float(m.group(2)), "max_rt_ms": _float(m.group(3))}
+            return True
+    if st.phase == "rt_histogram" and _RT_HIST_TYPE.match(line):
+        return True
+    m = _ERROR_AT.match(line)
+    if m:
+        if m.group(1) == "main":
+            st.error_at_main = True
+        else:
+            st.thread_errors += 1
+        st.recognized = True
+        return True
+    if line.startswith("Usage: tpcc_start") or line.startswith("usage: tpcc_start"):
+        st.usage = True
+        st.recognized = True
+        return True
+    if line.startswith("non-option ARGV-elements:"):
+        # May hold the password (positional use): never echoed.
+        st.problem(number, "non-option arguments printed by tpcc_start (not stored)")
+        return True
+    if line.startswith("?? getopt returned"):
+        st.problem(number, "tpcc_start did not understand an option")
+        return True
+    m = _LOCAL_START.match(line)
+    if m:
+        st.start_time_text = m.group(1).strip() or None
+        st.recognized = True
+        return True
+    if st.tpmc_seen:
+        m = _SUMMARY_PCT.match(line)
+        if m:
+            label = m.group(1).lower().replace("%", "").replace("p", "")
+            key = {"95": "summary_p95_ms", "99": "summary_p99_ms", "999": "summary_p999_ms",
+                   "99.9": "summary_p999_ms"}[label]
+            st.summary[key] = _float(m.group(2))
+            return True
+        m = _LABEL_VALUE.match(line)
+        if m:
+            st.extra[m.group(1).strip()] = m.group(2).strip()
+            st.problem(number, "fork-specific line after <TpmC> kept in extra_fields_json")
+            return True
+    return False
+
+
+def _shown(text: str, limit: int) -> str:
+    """A line quoted in an issue, unless it is (part of) the password echo: those never are."""
+    if "[pass]" in text or text.startswith("option p"):
+        return "(text not shown: it holds the [pass] value)"
+    return text[:limit]
+
+
+def _flush_unknown(st: _State, result: ParseResult) -> None:
+    if not st.unknown:
+        return
+    first_line, first_text = st.unknown[0]
+    count = len(st.unknown)
+    what = "unrecognized line" if count == 1 else f"{count} unrecognized lines"
+    result.warn(first_line, f"skipped {what}: {_shown(first_text, 120)}")
+    st.unknown = []
+
+
+# --------------------------------------------------------------------------- blocks
+
+
+def _param_line(st: _State, m: re.Match, number: int, result: ParseResult) -> None:
+    key, value = m.group(1), (m.group(2) or "").strip()
+    st.reach("parameters")
+    if key == "pass":
+        if value:
+            st.secrets.append(value)
+        return
+    if key in ("server", "port", "DBname", "user", "warehouse", "connection", "rampup", "measure"):
+        if key in ("rampup", "measure"):
+            value = value.split(" ", 1)[0]
+        st.params[key] = value or None
+    else:
+        st.extra_params[f"[{key}]"] = value
+
+
+def _raw_line(st: _State, m: re.Match, number: int, result: ParseResult) -> None:
+    index = _int(m.group(1))
+    if index is None or not 0 <= index < 5:
+        st.problem(number, "Raw Results line for a transaction index outside 0..4")
+        return
+    block = st.raw2 if st.phase == "raw_results2" else st.raw
+    if st.phase not in ("raw_results", "raw_results2"):
+        st.reach("raw_results")
+        block = st.raw
+    block[index] = {
+        "success": _int(m.group(2)), "late": _int(m.group(3)), "retry": _int(m.group(4)),
+        "failure": _int(m.group(5)), "avg_rt": _float(m.group(6)) if m.group(6) else None,
+        "limit": _int(m.group(7)),
+    }
+
+
+def _cc_line(st: _State, m: re.Match) -> None:
+    index = _TX_INDEX[m.group(1)]
+    entry = st.cc.setdefault(index, {})
+    pct, verdict = _float(m.group(2)), m.group(4)
+    if m.group(3) is not None:
+        entry.update(mix_pct=pct, mix_min_pct=_float(m.group(3)), mix_verdict=verdict)
+    else:
+        entry.update(rt_passed_pct=pct, rt_verdict=verdict)
+
+
+def _mysql_error(st: _State, m: re.Match, number: int) -> None:
+    key = (m.group(1), m.group(2))
+    entry = st.mysql_errors.get(key)
+    if entry is None:
+        st.mysql_errors[key] = [number, 1, m.group(3).strip()[:200]]
+    else:
+        entry[1] += 1
+    st.recognized = True
+
+
+# --------------------------------------------------------------------------- interval lines
+
+
+def _fast_interval(st: _State, m: re.Match, number: int) -> None:
+    g = m.groups()
+    f = _fnum
+    row: dict[str, Any] = {
+        "new_order_count": int(g[1]),
+        "new_order_p95_ms": f(g[3]),
+        "new_order_p99_ms": f(g[4]),
+        "new_order_max_ms": f(g[5]),
+        "payment_count": int(g[6]), "payment_max_ms": f(g[7]),
+        "order_status_count": int(g[8]), "order_status_max_ms": f(g[9]),
+        "delivery_count": int(g[10]), "delivery_max_ms": f(g[11]),
+        "stock_level_count": int(g[12]), "stock_level_max_ms": f(g[13]),
+    }
+    _add_interval(st, int(g[0]), row, "trx-p95-p99" if g[2] else "trx-95-99-nopct", None, number)
+
+
+def _generic_interval(st: _State, m: re.Match, number: int) -> bool:
+    """Read an interval line of any generation; False when it is not one."""
+    fields = [f.strip() for f in m.group(2).split(",")]
+    late_groups, rt90_groups, pairs = [], [], []
+    row: dict[str, Any] = {}
+    extra: dict[str, str] = {}
+    phase = None
+    has_trx = has_pct = has_p999 = nopct = False
+    bad = 0
+    for field in fields:
+        if not field:
+            bad += 1
+            continue
+        fm = _F_PAIR.match(field)
+        if fm:
+            pairs.append((_int(fm.group(1)), _float(fm.group(2))))
+            continue
+        fm = _F_LATE.match(field)
+        if fm:
+            late_groups.append(fm.groups())
+            continue
+        fm = _F_RT90.match(field)
+        if fm:
+            rt90_groups.append(fm.groups())
+            continue
+        if _F_LABELS.match(field):
+            for label, value in _F_LABEL.findall(field):
+                if label == "trx":
+                    row["new_order_count"] = _int(value)
+                    has_trx = True
+                elif label == "max_rt":
+                    row["new_order_max_ms"] = _float(value)
+                elif label[0].isdigit():
+                    key = _pct_key(label)
+                    if key:
+                        row[key] = _float(value)
+                        has_pct = True
+                        has_p999 = has_p999 or key == "new_order_p999_ms"
+                        nopct = nopct or not label.endswith("%")
+                    else:
+                        extra[label] = value
+                else:
+                    extra[label] = value
+            continue
+        if _F_WORD.match(field):
+            if field.lower() in ("rampup", "measure"):
+                phase = field.lower()
+            else:
+                extra[field] = ""
+            continue
+        bad += 1
+    groups = late_groups or rt90_groups
+    if not (has_trx or groups or pairs):
+        return False  # not an interval line (e.g. a number followed by prose)
+    if late_groups and rt90_groups:
+        st.problem(number, "interval line mixes count(late):rt90 and count:rt90 fields")
+    if groups:
+        for index, g in enumerate(groups[:5]):
+            key = TX_KEYS[index]
+            row[f"{key}_count"] = _int(g[0])
+            if late_groups:
+                row[f"{key}_late_count"] = _int(g[1])
+                row[f"{key}_rt90_ms"], row[f"{key}_max_ms"] = _float(g[2]), _float(g[3])
+                row[f"{key}_avg_ms"] = _float(g[4])
+            else:
+                row[f"{key}_rt90_ms"], row[f"{key}_max_ms"] = _float(g[1]), _float(g[2])
+                row[f"{key}_avg_ms"] = _float(g[3])
+        if len(groups) != 5:
+            st.problem(number, f"interval line has {len(groups)} transaction groups, expected 5")
+        if late_groups:
+            variant = "late-rt90-max" if any(g[3] is not None for g in late_groups) else "late-rt90"
+        else:
+            variant = "rt90-max"
+    else:
+        if has_pct:
+            variant = "trx-95-99-nopct" if nopct else "trx-p95-p99"
+            if has_p999:
+                variant += "-p999"
+        elif has_trx:
+            variant = "trx-max"
+        else:
+            variant = "pairs-only"
+        if len(pairs) != 4:
+            st.problem(number, f"interval line has {len(pairs)} count|max pairs, expected 4")
+    if not groups or len(groups) < 5:
+        for index, (count, max_ms) in enumerate(pairs[:4], start=1):
+            key = TX_KEYS[index]
+            row[f"{key}_count"], row[f"{key}_max_ms"] = count, max_ms
+    if phase:
+        variant += "-phase"
+    if extra:
+        row["extra_fields_json"] = json.dumps(extra, sort_keys=True)
+    if bad:
+        st.problem(number, "interval line has fields that could not be read")
+    _add_interval(st, _int(m.group(1)), row, variant, phase, number)
+    return True
+
+
+def _add_interval(st: _State, elapsed: int | None, row: dict, variant: str, phase: str | None,
+                  number: int) -> None:
+    # Upstream prints intervals only after MEASURING START; a line between RAMP-UP and
+    # MEASURING START comes from a fork that reports ramp-up too.
+    is_rampup = phase == "rampup" or (phase is None and st.rampup_s is not None and not st.measuring_started)
+    if elapsed is None:
+        interval_s = None
+    elif st.prev_elapsed is None:
+        interval_s = elapsed if elapsed > 0 else None
+    elif elapsed > st.prev_elapsed:
+        interval_s = elapsed - st.prev_elapsed
+    else:
+        interval_s = None
+        st.problem(number, "elapsed seconds do not increase from the previous interval line")
+    if elapsed is not None:
+        st.prev_elapsed = elapsed
+    mixed = False
+    if is_rampup:
+        st.seen_rampup_lines = True
+    elif not st.flagged_mixed:
+        st.flagged_mixed = True
+        mixed = not st.seen_rampup_lines
+    row.update(interval_index=len(st.intervals),
+               elapsed_s=None if elapsed is None else float(elapsed),
+               interval_s=None if interval_s is None else float(interval_s),
+               is_rampup_mixed=mixed, is_rampup=is_rampup)
+    st.intervals.append(row)
+    st.variants[variant] = st.variants.get(variant, 0) + 1
+    st.recognized = True
+    if st.reached < _PHASE_RANK["measuring"] and not is_rampup:
+        st.reach("measuring")
+
+
+# --------------------------------------------------------------------------- results
+
+
+_GENERATION = {
+    "trx-p95-p99": "current", "trx-95-99-nopct": "current", "trx-max": "2016-02",
+    "rt90-max": "2016-02", "late-rt90-max": "2011-2012", "late-rt90": "pre-2011",
+}
+
+
+def _generation(variant: str | None) -> str | None:
+    if variant is None:
+        return None
+    base = variant.removesuffix("-phase").removesuffix("-p999")
+    return _GENERATION.get(base, "unknown")
+
+
+def _finish(st: _State, result: ParseResult, cut_last: bool) -> None:
+    p = st.params
+    warehouses, connections = _int(p.get("warehouse")), _int(p.get("connection"))
+    rampup_s = _int(p.get("rampup"))
+    if rampup_s is None:
+        rampup_s = st.rampup_s
+    measure_s = _int(p.get("measure"))
+
+    # Report interval: -i when printed, else the interval lines, else the default.
+    measured_rows = [r for r in st.intervals if not r["is_rampup"]]
+    steps = [r["interval_s"] for r in st.intervals if r["interval_s"]]
+    seen_interval = Counter(steps).most_common(1)[0][0] if steps else None
+    report_interval, source = _int(st.options.get("i")), "option"
+    if report_interval is None or report_interval <= 0:
+        if seen_interval:
+            report_interval, source = int(seen_interval), "intervals"
+        elif st.reached >= _PHASE_RANK["parameters"]:
+            report_interval, source = DEFAULT_REPORT_INTERVAL_S, "default"
+        else:
+            report_interval, source = None, None
+    elif seen_interval and seen_interval != report_interval:
+        result.warn(None, f"interval lines are {seen_interval:g} s apart but -i says {report_interval} s")
+
+    measured_s = st.in_sec
+    if measured_s is None and measure_s is not None and report_interval:
+        measured_s = (measure_s // report_interval) * report_interval
+
+    # TpmC printed vs recomputed from the New-Order counts.
+    tpmc_printed = _float(st.tpmc_text) if st.tpmc_text is not None else None
+    no = st.raw.get(0) or st.raw2.get(0)
+    tpmc_recomputed = None
+    if no and no["success"] is not None and no["late"] is not None and st.in_sec:
+        tpmc_recomputed = (no["success"] + no["late"]) * 60.0 / st.in_sec
+    mismatch = None
+    if tpmc_printed is not None and tpmc_recomputed is not None:
+        # tpcc_start computes in float32 and prints 3 decimals.
+        tolerance = 0.0006 + abs(tpmc_recomputed) * 1.2e-7
+        mismatch = abs(tpmc_printed - tpmc_recomputed) > tolerance
+        if mismatch:
+            result.warn(None, f"TpmC printed {tpmc_printed:.3f} differs from (New-Order sc + lt) x 60 / "
+                              f"{st.in_sec} s = {tpmc_recomputed:.3f}")
+
+    interval_no = sum(r.get("new_order_count") or 0 for r in measured_rows)
+    interval_secs = sum(r["interval_s"] or 0 for r in measured_rows if r.get("new_order_count") is not None)
+    interval_tpmc = interval_no * 60.0 / interval_secs if interval_secs else None
+
+    variant = max(st.variants, key=st.variants.get) if st.variants else None
+    if len(st.variants) > 1:
+        others = ", ".join(f"{v} x{n}" for v, n in st.variants.items() if v != variant)
+        result.warn(None, f"interval lines of more than one shape: mostly {variant}, also {others}")
+
+    status, reason = _status(st, cut_last, connections, no)
+    result.status, result.status_reason = status, reason
+
+    for reason_text, (line, count) in st.problems.items():
+        result.warn(line, reason_text if count == 1 else f"{reason_text} ({count} lines)")
+    for (errno, sqlstate), (line, count, message) in st.mysql_errors.items():
+        times = "" if count == 1 else f" x{count}"
+        result.warn(line, f"MySQL error {errno} ({sqlstate}){times}: {message}")
+
+    server = p.get("server")
+    run = {
+        "output_generation": _generation(variant),
+        "output_variant": variant,
+        "status": status,
+        "last_phase": _PHASES[st.reached],
+        "server_host": server,
+        "port": _int(p.get("port")),
+        "socket_path": st.options.get("S") or None,
+        "db_name": p.get("DBname"),
+        "db_user": p.get("user"),
+        "warehouses": warehouses,
+        "connections": connections,
+        "rampup_s": rampup_s,
+        "measure_s": measure_s,
+        "report_interval_s": report_interval,
+        "report_interval_source": source,
+        "options_json": json.dumps(st.options, sort_keys=True) if st.options else None,
+        "start_time_text": st.start_time_text,
+        "started_at": _timestamp(st.start_time_text) if st.start_time_text else None,
+        "interval_count": len(st.intervals),
+        "interval_new_order_count": interval_no if measured_rows else None,
+        "interval_tpmc": interval_tpmc,
+        "measured_s": measured_s,
+        "tpmc_printed": tpmc_printed,
+        "tpmc_recomputed": tpmc_recomputed,
+        "tpmc_mismatch": mismatch,
+        "threads_stopped": st.threads_stopped,
+        "mysql_error_count": sum(e[1] for e in st.mysql_errors.values()),
+        **st.summary,
+        "extra_fields_json": json.dumps({**st.extra_params, **st.extra}, sort_keys=True)
+        if (st.extra_params or st.extra) else None,
+    }
+    result.add("tpcc_runs", run)
+    for row in st.intervals:
+        result.add("tpcc_intervals", row)
+    for index in range(5):
+        row = _summary_row(st, index)
+        if row is not None:
+            result.add("tpcc_tx_summaries", row)
+    facts = {"tpcc_warehouses": warehouses, "tpcc_connections": connections,
+             "tpcc_rampup_s": rampup_s, "tpcc_measure_s": measure_s}
+    result.facts.update({k: v for k, v in facts.items() if v is not None})
+
+
+def _status(st: _State, cut_last: bool, connections: int | None, no: dict | None) -> tuple[str, str | None]:
+    first_error = None
+    if st.mysql_errors:
+        (errno, sqlstate), (_, _, message) = min(st.mysql_errors.items(), key=lambda kv: kv[1][0])
+        first_error = f"{errno} ({sqlstate}) {message}"
+    if st.error_at_main:
+        return "failed", "tpcc_start: error at main" + (f": {first_error}" if first_error else "")
+    if st.usage and st.reached < _PHASE_RANK["parameters"]:
+        return "failed", "tpcc_start printed its usage (bad or missing option)"
+    ran = any((r.get("new_order_count") or 0) > 0 for r in st.intervals)
+    if no and ((no["success"] or 0) + (no["late"] or 0)) > 0:
+        ran = True
+    all_failed = bool(connections) and st.thread_errors >= connections
+    if st.thread_errors and not ran and (all_failed or st.tpmc_seen or st.reached >= _PHASE_RANK["measuring"]):
+        return "failed", (f"{st.thread_errors} thread(s) failed (error at thread_main)"
+                          + (f": {first_error}" if first_error else "") + "; no transaction ran")
+    if st.tpmc_seen:
+        return "complete", None
+    cut = " (last line cut short: no newline at the end)" if cut_last else ""
+    phase = _PHASES[st.reached]
+    if phase in ("header", "parameters"):
+        why = "output ends before RAMP-UP TIME"
+    elif phase == "rampup":
+        why = "output ends during ramp-up (no MEASURING START)"
+    elif phase == "measuring":
+        n = sum(1 for r in st.intervals if not r["is_rampup"])
+        why = ("output ends right after MEASURING START" if n == 0
+               else f"output ends during measurement after {n} interval line(s)")
+    elif phase == "stopping":
+        stopped = st.threads_stopped or 0
+        of = f" of {connections}" if connections else ""
+        why = f"output ends while stopping threads ({stopped}{of} stopped)"
+    else:
+        why = f"output ends in {phase.replace('_', ' ')} (no <TpmC>)"
+    return "incomplete", why + cut
+
+
+def _summary_row(st: _State, index: int) -> dict | None:
+    raw, raw2, cc, rt90 = st.raw.get(index), st.raw2.get(index), st.cc.get(index), st.rt90.get(index)
+    if not (raw or raw2 or cc or rt90):
+        return None
+    row: dict[str, Any] = {"tx_index": index, "tx_type": TX_NAMES[index]}
+    if raw:
+        row.update(success_count=raw["success"], late_count=raw["late"], retry_count=raw["retry"],
+                   failure_count=raw["failure"], avg_rt_ms=raw["avg_rt"], rt_limit_ms=raw["limit"])
+    if row.get("rt_limit_ms") is None:
+        row["rt_limit_ms"] = _int(st.options.get(str(index)))
+    if raw2:
+        row.update(sum_success_count=raw2["success"], sum_late_count=raw2["late"],
+                   sum_retry_count=raw2["retry"], sum_failure_count=raw2["failure"])
+    if cc:
+        row.update(cc)
+    if rt90:
+        row.update(rt90)
+    return row
+
+
+# --------------------------------------------------------------------------- password
+
+
+def _scrub(result: ParseResult, secrets: list[str]) -> None:
+    """Remove every printed password from everything the parser returns."""
+    secrets = sorted({s for s in secrets if s}, key=len, reverse=True)
+    if not secrets:
+        return
+    patterns = [re.compile(re.escape(s) if len(s) >= 4 else rf"(?<![\w.]){re.escape(s)}(?![\w.])")
+                for s in secrets]
+
+    def clean(text: str) -> str:
+        for pattern in patterns:
+            text = pattern.sub("***", text)
+        return text
+
+    dropped = []
+    for table, rows in result.tables.items():
+        for row in rows:
+            # Interval rows hold text only in extra_fields_json: skip scanning their numbers.
+            items = ([("extra_fields_json", row.get("extra_fields_json"))] if table == "tpcc_intervals"
+                     else list(row.items()))
+            for key, value in items:
+                if isinstance(value, str):
+                    cleaned = clean(value)
+                    if cleaned != value:
+                        row[key] = None if value in secrets else cleaned
+                        dropped.append(f"{table}.{key}")
+    for issue in result.issues:
+        issue.reason = clean(issue.reason)
+    if result.status_reason:
+        result.status_reason = clean(result.status_reason)
+    for key, value in list(result.facts.items()):
+        if isinstance(value, str):
+            result.facts[key] = clean(value)
+    if dropped:
+        result.warn(None, "value(s) containing the [pass] text were masked: " + ", ".join(sorted(set(dropped))))

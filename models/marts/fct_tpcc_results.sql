@@ -1,0 +1,56 @@
+-- TPC-C results at the grain run x connections (measured) or printed test condition (published),
+-- with CPU path length, IO per New-Order and device cost per tpmC (formulas in
+-- int_tpcc_results_enriched and docs/warehouse.md).
+with results as (
+
+    select * from {{ ref('int_tpcc_results_enriched') }}
+
+),
+
+final as (
+
+    select
+        tpcc_result_id,
+        source_kind,
+        is_approx,
+        provenance,
+        run_id,
+        study_id,
+        host_id,
+        device_id,
+        data_device_count,
+        array_layout,
+        db_config_id,
+        db_server,
+        kit,
+        warehouses,
+        connections,
+        buffer_pool_gib,
+        page_size_kib,
+        result_status,
+        qualifier,
+        new_order_tpm,
+        new_order_per_s,
+        total_txn_per_min,
+        p95_new_order_ms,
+        max_new_order_ms,
+        cpu_user_sys_pct,
+        cpu_iowait_pct,
+        data_read_iops,
+        data_write_iops,
+        log_write_iops,
+        host_nominal_ghz,
+        host_logical_cpus,
+        cpu_count_basis,
+        cpu_cycles_per_new_order,
+        cpu_cycles_per_txn,
+        io_per_new_order,
+        device_price_usd,
+        priced_device_count,
+        is_device_count_assumed,
+        device_cost_usd_per_tpmc
+    from results
+
+)
+
+select * from final

@@ -1,0 +1,31 @@
+-- Published SQL Server OLTP results (Micron). Renames only (units in names); values as transcribed.
+with source as (
+
+    select * from {{ source('lake', 'published_sqlserver_results') }}
+
+),
+
+renamed as (
+
+    select
+        study_id,
+        host_id,
+        config as storage_config,
+        device_id,
+        device_count,
+        layout as array_layout,
+        metric,
+        value as metric_value,
+        approx as is_approx,
+        qualifier,
+        status as result_status,
+        source as citation,
+        note,
+        run_id,
+        source_path,
+        csv_line
+    from source
+
+)
+
+select * from renamed

@@ -1,0 +1,80 @@
+// Mart payloads (column-oriented JSON written by src/data/_sitedata.py) into rows and Arquero
+// tables. A payload of a mart that is not built yet has exists=false and no rows.
+import aqModule from "arquero/dist/arquero.min.js";
+
+// The UMD build exposes its API on the default export.
+export const aq = aqModule?.table ? aqModule : globalThis.aq;
+
+/** Row objects of a payload ([] when the mart is missing). */
+export function rowsOf(payload) {
+  if (!payload || !payload.exists) return [];
+  const names = Object.keys(payload.data ?? {});
+  const n = payload.rows ?? (names.length ? payload.data[names[0]].length : 0);
+  const rows = new Array(n);
+  for (let i = 0; i < n; ++i) {
+    const row = {};
+    for (const name of names) row[name] = payload.data[name][i];
+    rows[i] = row;
+  }
+  return rows;
+}
+
+/** An Arquero table of a payload (an empty table when the mart is missing). */
+export function tableOf(payload) {
+  return aq.table(payload?.exists ? payload.data : {});
+}
+
+/** True when the payload's mart exists and has the column. */
+export function hasColumn(payload, column) {
+  return Boolean(payload?.exists && payload.data && column in payload.data);
+}
+
+/** Distinct non-null values of a field, sorted (numbers numerically). */
+export function distinct(rows, field) {
+  const set = new Set();
+  for (const row of rows) {
+    const v = row[field];
+    if (v !== null && v !== undefined && v !== "") set.add(v);
+  }
+  return [...set].sort((a, b) => (typeof a === "number" && typeof b === "number" ? a - b : String(a).localeCompare(String(b))));
+}
+
+/** The first of `fields` that some row has a value for (columns differ between mart versions). */
+export function firstField(rows, fields) {
+  return fields.find((f) => rows.some((r) => r[f] !== null && r[f] !== undefined)) ?? null;
+}
+
+/** Rows whose `field` is one of `values` (all rows when `values` is empty or null). */
+export function whereIn(rows, field, values) {
+  if (!values || values.length === 0) return rows;
+  const set = new Set(values.map(String));
+  return rows.filter((r) => set.has(String(r[field])));
+}
+
+/** Index rows by a key field. */
+export function indexBy(rows, field) {
+  return new Map(rows.map((r) => [r[field], r]));
+}
+
+/**
+ * device_id -> readable label ("Samsung PM1725 (nvme, 1500 GB)") from dim_devices rows;
+ * ids not in the catalog are shown as they are.
+ */
+export function deviceLabeler(deviceRows) {
+  const byId = new Map();
+  for (const d of deviceRows) {
+    if (!d.device_id) continue;
+    const vendor = d.vendor ?? d.device_vendor;
+    const model = d.model ?? d.device_model;
+    const name = [vendor, model].filter(Boolean).join(" ") || d.device_id;
+    const capacity = d.capacity_gb ?? d.device_capacity_gb;
+    const details = [d.interface ?? d.device_interface ?? d.media ?? d.device_media,
+      capacity ? `${capacity} GB` : null].filter(Boolean).join(", ");
+    byId.set(d.device_id, details ? `${name} (${details})` : name);
+  }
+  // Two catalog entries may read the same: keep labels unique by appending the id.
+  const counts = new Map();
+  for (const label of byId.values()) counts.set(label, (counts.get(label) ?? 0) + 1);
+  for (const [id, label] of byId) if (counts.get(label) > 1) byId.set(id, `${label} [${id}]`);
+  return (id) => (id === null || id === undefined ? "unknown device" : byId.get(id) ?? String(id));
+}

@@ -1,0 +1,92 @@
+// Shaping fio rows for the charts: measured per-direction rows, read+write totals, and
+// published IO figures (long or wide) in the same shape. Pure functions.
+import {profileOf} from "./fio-charts.js";
+import {setupOf} from "./compare-logic.js";
+
+/** Identity of one fio job entry across its direction rows. */
+export function jobKey(r) {
+  return [r.run_id, r.source_path, r.started_at, r.group_id, r.job_name, r.outstanding_ios, r.hostname].map((v) => v ?? "").join("|");
+}
+
+/**
+ * Measured rows in chart shape: device label, profile, setup. Adds a "total" row per job entry
+ * (read + write + trim IOPS and MiB/s; IO-weighted mean latency; percentiles cannot be added, so
+ * they stay null on totals).
+ */
+export function shapeMeasured(rows, deviceLabel) {
+  const base = rows.filter((r) => !r.is_aggregate).map((r) => ({
+    ...r,
+    device_id: r.device_id ?? r.device,
+    device_label: deviceLabel(r.device_id ?? r.device),
+    profile: profileOf(r),
+    setup: setupOf(r),
+    array_layout: r.array_layout ?? r.data_array_layout ?? null
+  }));
+  const groups = new Map();
+  for (const r of base) {
+    const k = jobKey(r);
+    if (!groups.has(k)) groups.set(k, []);
+    groups.get(k).push(r);
+  }
+  const totals = [];
+  for (const members of groups.values()) {
+    if (members.length < 2) continue;
+    const iops = sum(members.map((m) => m.iops));
+    const weighted = members.every((m) => typeof m.clat_mean_us === "number" && typeof m.iops === "number") && iops > 0
+      ? members.reduce((s, m) => s + m.clat_mean_us * m.iops, 0) / iops : null;
+    totals.push({
+      ...members[0],
+      direction: "total",
+      iops,
+      bw_mib_per_s: sum(members.map((m) => m.bw_mib_per_s)),
+      clat_mean_us: weighted,
+      lat_mean_us: null,
+      clat_p50_us: null, clat_p95_us: null, clat_p99_us: null, clat_p99_9_us: null, clat_max_us: null,
+      fio_result_id: null,
+      provenance: `${members[0].provenance ?? members[0].source_path ?? ""} (sum of ${members.map((m) => m.direction).join(" + ")})`
+    });
+  }
+  return [...base, ...totals];
+}
+
+function sum(values) {
+  const nums = values.filter((v) => typeof v === "number" && Number.isFinite(v));
+  return nums.length === values.length ? nums.reduce((s, v) => s + v, 0) : null;
+}
+
+/**
+ * Published IO results (marts.fct_published_io_results), long (metric + value) or wide, as rows
+ * in the fio chart shape: direction "total", IOPS and MiB/s columns.
+ */
+export function shapePublished(rows, deviceLabel) {
+  if (rows.length === 0) return [];
+  const isLong = "metric" in rows[0];
+  let wide = rows;
+  if (isLong) {
+    const groups = new Map();
+    for (const r of rows) {
+      const key = [r.study_id, r.host_id, r.device_id, r.array_layout ?? r.array, r.profile_id, r.outstanding_ios,
+        r.measurement_area, r.cpu_setting, r.source_path, r.citation ?? r.source ?? r.provenance, r.csv_line].join("|");
+      const value = r.metric_value ?? r.value;
+      const g = groups.get(key) ?? {...r, iops: null, bw_mib_per_s: null, min_read_latency_ms: null, min_write_latency_ms: null};
+      if (r.metric === "iops") g.iops = value;
+      else if (r.metric === "mb_per_s" || r.metric === "mib_per_s") g.bw_mib_per_s = value;
+      else if (r.metric === "min_read_latency_ms") g.min_read_latency_ms = value;
+      else if (r.metric === "min_write_latency_ms") g.min_write_latency_ms = value;
+      groups.set(key, g);
+    }
+    wide = [...groups.values()];
+  }
+  return wide.map((r) => ({
+    ...r,
+    source_kind: r.source_kind ?? "published",
+    direction: "total",
+    device_id: r.device_id,
+    device_label: deviceLabel(r.device_id),
+    profile: r.standard_profile_id ?? r.profile_id ?? r.profile ?? "unknown profile",
+    array_layout: r.array_layout ?? r.array ?? null,
+    bw_mib_per_s: r.bw_mib_per_s ?? null,
+    setup: setupOf(r),
+    provenance: r.provenance ?? [r.study_id, r.citation ?? r.source].filter(Boolean).join(": ")
+  }));
+}

@@ -1,0 +1,24 @@
+# Data loader: what the warehouse holds. Every mart with its description, columns (type and
+# description from dbt's persisted docs) and row count, plus the run index (id -> page slug)
+# and the known marts that are not built yet.
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import _sitedata as sd  # noqa: E402
+
+con = sd.connect()
+catalog = sd.marts(con)
+tables = []
+for name, info in catalog.items():
+    (count,) = con.execute(f"select count(*) from {sd.MARTS_SCHEMA}.{sd.quote_ident(name)}").fetchone()
+    tables.append({"name": name, "comment": info["comment"], "rows": count, "columns": info["columns"]})
+runs = [{"run_id": rid, "slug": sd.run_slug(rid)} for rid in sd.run_ids(con, catalog)]
+if con is not None:
+    con.close()
+sd.write_json({
+    "schema": sd.MARTS_SCHEMA,
+    "tables": tables,
+    "missing": [name for name in sd.KNOWN_MARTS if name not in catalog],
+    "runs": runs,
+})

@@ -1,0 +1,16 @@
+-- Every quotient A / B has its mirror B / A, and their product is 1.
+with quotients as (
+
+    select * from {{ ref('fct_device_quotients') }}
+
+)
+
+select a.device_quotient_id, a.quotient, b.quotient as mirror_quotient
+from quotients as a
+left join quotients as b
+    on  a.comparison_key = b.comparison_key
+    and a.metric = b.metric
+    and a.fact_a_id = b.fact_b_id
+    and a.fact_b_id = b.fact_a_id
+where a.quotient is not null
+  and (b.quotient is null or abs(a.quotient * b.quotient - 1) > 1e-9)
