@@ -7,6 +7,8 @@
 --   cpu_cycles_per_txn         = the same over transactions of all five types per second, where
 --       the source gives all five counts (tpcc-mysql logs; the published studies do not)
 --   io_per_new_order           = (data-device read IOPS + write IOPS) / new_order_per_s
+--   interval_cv_pct / is_steady_state: from the result's interval series, when it has one
+--       (int_tpcc_series_summarized)
 --   device_cost_usd_per_tpmc   = device price x data devices / new_order_tpm (one device when the
 --       count is not stated: is_device_count_assumed)
 with results as (
@@ -27,6 +29,13 @@ devices as (
 
 ),
 
+series as (
+
+    select * from {{ ref('int_tpcc_series_summarized') }}
+    where tpcc_result_id is not null
+
+),
+
 joined as (
 
     select
@@ -35,10 +44,15 @@ joined as (
         hosts.host_logical_cpus,
         devices.price_usd as device_price_usd,
         coalesce(results.data_device_count, 1) as priced_device_count,
-        results.data_device_count is null as is_device_count_assumed
+        results.data_device_count is null as is_device_count_assumed,
+        series.tpcc_series_id,
+        series.throughput_interval_count,
+        series.cv_pct as interval_cv_pct,
+        series.is_steady_state
     from results
     left join hosts on results.host_id = hosts.host_id
     left join devices on results.device_id = devices.device_id
+    left join series on results.tpcc_result_id = series.tpcc_result_id
 
 ),
 

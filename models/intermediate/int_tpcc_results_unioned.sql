@@ -1,7 +1,9 @@
--- TPC-C results from every source in one shape, one row per run x connections (measured) or
--- per printed test condition (published). Metrics are New-Order based; the kit is a condition
--- of its own (tpcc-mysql's TpmC, Percona's NOTPM and a SQL Server kit's NOPM all count New-Order
--- transactions per minute, but are comparable only within one kit).
+-- TPC-C results from every source in one shape, one row per measured tpcc_start output (a run
+-- at one connection count) or per printed test condition (published). Metrics are New-Order
+-- based; the kit is a condition of its own (tpcc-mysql's TpmC, Percona's NOTPM and a SQL Server
+-- kit's NOPM all count New-Order transactions per minute, but compare only within one kit).
+-- Measured rows take CPU and device figures from the run's measured window
+-- (int_runs_cpu_summarized, int_runs_iostat_summarized).
 with published as (
 
     select * from {{ ref('int_published_tpcc_results_pivoted') }}
@@ -20,11 +22,36 @@ studies as (
 
 ),
 
+tpcc_runs as (
+
+    select * from {{ ref('int_tpcc_runs_summarized') }}
+
+),
+
+runs as (
+
+    select * from {{ ref('int_runs_identified') }}
+
+),
+
+cpu as (
+
+    select * from {{ ref('int_runs_cpu_summarized') }}
+
+),
+
+io as (
+
+    select * from {{ ref('int_runs_iostat_summarized') }}
+
+),
+
 published_shaped as (
 
     select
         'published' as source_kind,
         published.run_id,
+        published.source_path,
         published.study_id,
         published.host_id,
         published.device_id,
@@ -39,7 +66,10 @@ published_shaped as (
         published.buffer_pool_gib,
         published.page_size_kib,
         published.new_order_tpm,
+        cast(null as {{ type_double() }}) as tpmc_printed,
+        cast(null as {{ type_double() }}) as tpmc_from_counts,
         published.p95_new_order_ms,
+        case when published.p95_new_order_ms is not null then 'as published' end as p95_basis,
         published.max_new_order_ms,
         published.cpu_user_sys_pct,
         published.cpu_iowait_pct,
@@ -50,6 +80,7 @@ published_shaped as (
         cast(null as {{ type_double() }}) as data_read_await_ms,
         cast(null as {{ type_double() }}) as data_write_await_ms,
         cast(null as {{ type_double() }}) as log_write_await_ms,
+        cast(null as {{ dbt.type_string() }}) as system_window_basis,
         case when published.failed_figure_count > 0 then 'failed' else 'ok' end as result_status,
         published.is_approx,
         cast(null as {{ dbt.type_string() }}) as qualifier,
@@ -64,6 +95,7 @@ sqlserver_shaped as (
     select
         'published' as source_kind,
         sqlserver.run_id,
+        sqlserver.source_path,
         sqlserver.study_id,
         sqlserver.host_id,
         sqlserver.device_id,
@@ -77,7 +109,10 @@ sqlserver_shaped as (
         cast(null as {{ type_double() }}) as buffer_pool_gib,
         cast(null as {{ dbt.type_int() }}) as page_size_kib,
         case when sqlserver.metric = 'nopm' then sqlserver.metric_value end as new_order_tpm,
+        cast(null as {{ type_double() }}) as tpmc_printed,
+        cast(null as {{ type_double() }}) as tpmc_from_counts,
         cast(null as {{ type_double() }}) as p95_new_order_ms,
+        cast(null as {{ dbt.type_string() }}) as p95_basis,
         cast(null as {{ type_double() }}) as max_new_order_ms,
         cast(null as {{ type_double() }}) as cpu_user_sys_pct,
         cast(null as {{ type_double() }}) as cpu_iowait_pct,
@@ -88,6 +123,7 @@ sqlserver_shaped as (
         cast(null as {{ type_double() }}) as data_read_await_ms,
         cast(null as {{ type_double() }}) as data_write_await_ms,
         cast(null as {{ type_double() }}) as log_write_await_ms,
+        cast(null as {{ dbt.type_string() }}) as system_window_basis,
         sqlserver.result_status,
         sqlserver.is_approx,
         sqlserver.qualifier,
@@ -97,20 +133,73 @@ sqlserver_shaped as (
 
 ),
 
+measured_shaped as (
+
+    select
+        runs.source_kind,
+        tpcc_runs.run_id,
+        tpcc_runs.source_path,
+        runs.study_id,
+        runs.host_key as host_id,
+        runs.data_device_id as device_id,
+        runs.data_device_count,
+        runs.data_array_layout as array_layout,
+        runs.db_config_id,
+        case when runs.db_version is not null
+             then {{ dbt.concat(["coalesce(runs.db_server, 'database')", "' '", "runs.db_version"]) }}
+             else runs.db_server end as db_server,
+        'tpcc-mysql' as kit,
+        coalesce(tpcc_runs.warehouses, runs.tpcc_warehouses) as warehouses,
+        coalesce(tpcc_runs.connections, runs.tpcc_connections) as connections,
+        runs.tpcc_buffer_pool_gib as buffer_pool_gib,
+        runs.tpcc_page_size_kib as page_size_kib,
+        coalesce(tpcc_runs.tpmc_printed, tpcc_runs.tpmc_from_counts, tpcc_runs.interval_tpmc) as new_order_tpm,
+        tpcc_runs.tpmc_printed,
+        tpcc_runs.tpmc_from_counts,
+        coalesce(tpcc_runs.summary_p95_ms, tpcc_runs.mean_interval_p95_new_order_ms) as p95_new_order_ms,
+        case
+            when tpcc_runs.summary_p95_ms is not null then 'printed summary'
+            when tpcc_runs.mean_interval_p95_new_order_ms is not null then 'mean of interval p95'
+        end as p95_basis,
+        tpcc_runs.max_interval_new_order_ms as max_new_order_ms,
+        cpu.cpu_user_sys_pct,
+        cpu.cpu_iowait_pct,
+        io.data_read_iops,
+        io.data_write_iops,
+        io.log_write_iops,
+        tpcc_runs.total_txn_per_min,
+        io.data_read_await_ms,
+        io.data_write_await_ms,
+        io.log_write_await_ms,
+        coalesce(cpu.cpu_window_basis, case when io.run_id is not null then 'see int_run_windows' end)
+            as system_window_basis,
+        tpcc_runs.tpcc_status as result_status,
+        false as is_approx,
+        cast(null as {{ dbt.type_string() }}) as qualifier,
+        {{ dbt.concat(["'run '", "tpcc_runs.run_id", "': '", "tpcc_runs.source_path"]) }} as provenance
+    from tpcc_runs
+    left join runs on tpcc_runs.run_id = runs.run_id
+    left join cpu on tpcc_runs.run_id = cpu.run_id
+    left join io on tpcc_runs.run_id = io.run_id
+
+),
+
 unioned as (
 
     select * from published_shaped
     union all
     select * from sqlserver_shaped
+    union all
+    select * from measured_shaped
 
 ),
 
 final as (
 
     select
-        {{ surrogate_key(['source_kind', 'run_id', 'study_id', 'host_id', 'device_id', 'data_device_count',
-                          'array_layout', 'db_config_id', 'db_server', 'kit', 'warehouses', 'connections',
-                          'buffer_pool_gib', 'page_size_kib']) }} as tpcc_result_id,
+        {{ surrogate_key(['source_kind', 'run_id', 'source_path', 'study_id', 'host_id', 'device_id',
+                          'data_device_count', 'array_layout', 'db_config_id', 'db_server', 'kit',
+                          'warehouses', 'connections', 'buffer_pool_gib', 'page_size_kib']) }} as tpcc_result_id,
         unioned.*
     from unioned
 

@@ -30,9 +30,12 @@ final as (
         result_status,
         qualifier,
         new_order_tpm,
+        tpmc_printed,
+        tpmc_from_counts,
         new_order_per_s,
         total_txn_per_min,
         p95_new_order_ms,
+        p95_basis,
         max_new_order_ms,
         cpu_user_sys_pct,
         cpu_iowait_pct,
@@ -48,7 +51,16 @@ final as (
         device_price_usd,
         priced_device_count,
         is_device_count_assumed,
-        device_cost_usd_per_tpmc
+        device_cost_usd_per_tpmc,
+        tpcc_series_id,
+        throughput_interval_count,
+        interval_cv_pct,
+        is_steady_state,
+        data_read_await_ms,
+        data_write_await_ms,
+        log_write_await_ms,
+        system_window_basis,
+        source_path
     from results
 
 )

@@ -28,6 +28,7 @@ renamed as (
         group_id,
         hostname,
         is_aggregate,
+        coalesce(is_interim, false) as is_interim,
         error_code,
         started_at,
         rw,

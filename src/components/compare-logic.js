@@ -160,3 +160,66 @@ function normalise(v) {
   if (Array.isArray(v)) return v.length ? [...new Set(v.map(String))].sort().join(", ") : null;
   return String(v);
 }
+
+/**
+ * Side-by-side metric rows for the Compare page.
+ * `sources`: [{name, rows, keyFields: [[field, label]...], metrics: [[field, label, higherIsBetter]...]}]
+ *   rows carry `_item` (the index of the compared item they belong to).
+ * Returns [{section, metric, label, higherIsBetter, conditions, values: [[v...] per item], value: [v|null per item],
+ *           ratio: [r|null per item], shared: count of items with a value}], the first item being the baseline.
+ * Several values of one item under one key (repeat runs) are averaged; `values` keeps them all.
+ */
+export function sideBySide(sources, itemCount) {
+  const out = [];
+  for (const {name, rows, keyFields, metrics} of sources) {
+    for (const [metric, label, higherIsBetter] of metrics) {
+      const groups = new Map();
+      for (const r of rows) {
+        const v = r[metric];
+        if (typeof v !== "number" || !Number.isFinite(v)) continue;
+        const key = conditionKey(r, keyFields.map(([f]) => f));
+        let g = groups.get(key);
+        if (!g) {
+          g = {row: r, values: Array.from({length: itemCount}, () => []), approx: false};
+          groups.set(key, g);
+        }
+        g.values[r._item].push(v);
+        g.approx ||= Boolean(r.is_approx);
+      }
+      for (const g of groups.values()) {
+        const value = g.values.map((vs) => (vs.length ? vs.reduce((s, v) => s + v, 0) / vs.length : null));
+        const shared = value.filter((v) => v !== null).length;
+        if (shared < 2) continue;
+        out.push({
+          section: name, metric, label, higherIsBetter,
+          conditions: keyFields.filter(([f]) => g.row[f] !== null && g.row[f] !== undefined)
+            .map(([f, l]) => `${l} ${g.row[f]}`).join(", "),
+          values: g.values, value, shared, approx: g.approx,
+          ratio: value.map((v) => (value[0] === null ? null : ratio(v, value[0])))
+        });
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * Parameter-by-parameter difference of two DB configurations (rows of marts.dim_db_configs:
+ * config_id, parameter, value). Same semantics as marts.dim_db_config_diffs: "changed" when both
+ * state the parameter with different values, "only_in_a" / "only_in_b" when one is silent,
+ * "same" otherwise. Values are compared verbatim (as printed).
+ */
+export function configDiff(rows, a, b) {
+  const of = (id) => new Map(rows.filter((r) => r.config_id === id).map((r) => [r.parameter, r]));
+  const pa = of(a);
+  const pb = of(b);
+  const names = [...new Set([...pa.keys(), ...pb.keys()])].sort((x, y) => x.localeCompare(y));
+  return names.map((parameter) => {
+    const ra = pa.get(parameter) ?? null;
+    const rb = pb.get(parameter) ?? null;
+    const kind = !ra ? "only_in_b" : !rb ? "only_in_a" : ra.value === rb.value ? "same" : "changed";
+    return {parameter, value_a: ra?.value ?? null, value_b: rb?.value ?? null, kind,
+            inherited_a: Boolean(ra?.is_inherited), inherited_b: Boolean(rb?.is_inherited),
+            section: ra?.config_section ?? rb?.config_section ?? null};
+  });
+}

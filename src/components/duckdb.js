@@ -48,3 +48,11 @@ function plain(value) {
   }
   return value;
 }
+
+/** Inflate gzip bytes (the shipped warehouse.duckdb.gz); bytes already inflated pass through. */
+export async function gunzip(buffer) {
+  const bytes = new Uint8Array(buffer);
+  if (bytes[0] !== 0x1f || bytes[1] !== 0x8b) return bytes; // a server already decoded it
+  const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+  return new Uint8Array(await new Response(stream).arrayBuffer());
+}

@@ -248,3 +248,41 @@ def run_bundle(con, slug: str) -> dict:
         if payload["rows"]:
             bundle["tables"][name] = payload
     return bundle
+
+
+def write_site_database(out: Path) -> None:
+    """Write the marts as TABLES into a new DuckDB file readable by DuckDB 1.0+ and DuckDB-WASM.
+
+    Only the marts: the dbt warehouse also holds staging views over read_parquet of local lake
+    paths, which cannot work anywhere but the build machine. STORAGE_VERSION v1.0.0 so
+    DuckDB-WASM (DuckDB 1.4) and older CLIs open it. Table and column comments (dbt
+    persist_docs) are copied, so the browser can describe every column.
+    """
+    import duckdb
+
+    def literal(text) -> str:
+        return "'" + str(text).replace("'", "''") + "'"
+
+    source = connect()
+    catalog = marts(source)
+    if source is not None:
+        source.close()
+    con = duckdb.connect(config={"autoinstall_known_extensions": "false",
+                                 "autoload_known_extensions": "false"})
+    try:
+        con.execute(f"attach {literal(out)} as site (storage_version 'v1.0.0')")
+        con.execute("create schema site.marts")
+        if catalog:
+            con.execute(f"attach {literal(warehouse_path())} as wh (read_only)")
+        for name, info in catalog.items():
+            q = quote_ident(name)
+            con.execute(f"create table site.marts.{q} as select * from wh.marts.{q}")
+            if info["comment"]:
+                con.execute(f"comment on table site.marts.{q} is {literal(info['comment'])}")
+            for column in info["columns"]:
+                if column["comment"]:
+                    con.execute(f"comment on column site.marts.{q}.{quote_ident(column['name'])} "
+                                f"is {literal(column['comment'])}")
+        con.execute("detach site")
+    finally:
+        con.close()

@@ -153,7 +153,7 @@ def test_dry_run_prints_exact_commands_and_runs_nothing(tmp_path, capsys):
     assert not out.exists() and not (tmp_path / safety.DEFAULT_FILE_NAME).exists()
     assert (f"fio --output-format=json+ --output=fio.json --name=streaming --filename={tmp_path}/"
             f"{safety.DEFAULT_FILE_NAME} --rw=read --bs=64k --ioengine=libaio --direct=1 --iodepth=32 "
-            "--numjobs=2 --size=1GiB --time_based --runtime=5 --ramp_time=2 --group_reporting &") in printed
+            "--numjobs=2 --size=1g --time_based --runtime=5 --ramp_time=2 --group_reporting &") in printed
     assert "LC_ALL=C S_TIME_FORMAT=ISO iostat -o JSON -t -x -y 1 5 > iostat.json &" in printed
     assert "LC_ALL=C S_TIME_FORMAT=ISO mpstat -o JSON -P ALL 1 5 > mpstat.json &" in printed
     assert "target" in printed and "accepted" in printed
@@ -240,7 +240,7 @@ def test_a_killed_sweep_leaves_an_interrupted_manifest_and_resumes(tmp_path):
     raw = tmp_path / "raw"
     out = raw / "measured" / "sweep"
     proc = capture_proc("--target", str(tmp_path), "--profile", "oltp-4k-read", "--oio", "1,2",
-                        "--area", "16MiB", "--ramp", "0", "--runtime", "3", "--out", str(out))
+                        "--area", "16MiB", "--ramp", "0", "--runtime", "2", "--out", str(out))
     step1 = out / "001-oltp-4k-read-4k-r100-oio001"
     try:
         assert wait_for(lambda: (step1 / "iostat.json").exists(), 60)

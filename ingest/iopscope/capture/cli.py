@@ -33,6 +33,17 @@ def _ints(text: str) -> list[int]:
         raise argparse.ArgumentTypeError(f"expected comma-separated integers, got {text!r}") from None
 
 
+class _Help(argparse.HelpFormatter):
+    """Shows a default only when there is one worth showing."""
+
+    def _get_help_string(self, action):
+        text = action.help or ""
+        if "%(default)" in text or action.default in (None, False, [], argparse.SUPPRESS) or not action.option_strings:
+            return text
+        default = ",".join(map(str, action.default)) if isinstance(action.default, list) else action.default
+        return f"{text} (default: {default})"
+
+
 def register(subparsers) -> None:
     cap = subparsers.add_parser("capture", help="run fio / tpcc-mysql sweeps with iostat and mpstat alongside",
                                 description="Run benchmarks and write complete raw run folders "
@@ -45,7 +56,7 @@ def register(subparsers) -> None:
 
     # ------------------------------------------------------------------ fio
     p = sub.add_parser("fio", help="fio sweep over profiles x block sizes x read mixes x outstanding IOs",
-                       formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+                       formatter_class=_Help)
     g = p.add_argument_group("what to run")
     g.add_argument("--target", help="directory (a test file is created in it), file path, or block device")
     g.add_argument("--profile", type=_csv, default=["database"],
@@ -62,7 +73,7 @@ def register(subparsers) -> None:
                                    "(default: 1GiB for files, device for block devices)")
     g.add_argument("--ramp", type=int, default=2, help="seconds of ramp time per step (not measured)")
     g.add_argument("--runtime", type=int, default=10, help="measured seconds per step (time-based)")
-    g.add_argument("--ioengine", default="libaio")
+    g.add_argument("--ioengine", default="libaio", help="fio ioengine")
     g.add_argument("--direct", action=argparse.BooleanOptionalAction, default=True, help="O_DIRECT IO")
     g.add_argument("--steady-state", metavar="CRITERION",
                    help="fio ss= criterion, e.g. iops:10%% or bw_slope:0.1%%; runtime becomes the upper bound")
@@ -74,6 +85,7 @@ def register(subparsers) -> None:
                    help="seconds of random writes in the preconditioning pass")
     g.add_argument("--logs", type=_csv, default=[], help="fio logs to keep: any of bw,iops,lat")
     g.add_argument("--log-avg-msec", type=int, default=1000, help="averaging window of fio logs")
+    g.add_argument("--device-id", help="catalog id of the device under test for the manifest (e.g. vm_virtio_vda)")
     g.add_argument("--fio-option", action="append", default=[], metavar="KEY[=VALUE]",
                    help="extra fio option for every step (repeatable), e.g. --fio-option randrepeat=0")
     _common(p)
@@ -81,7 +93,7 @@ def register(subparsers) -> None:
 
     # ------------------------------------------------------------------ tpcc
     p = sub.add_parser("tpcc", help="tpcc-mysql load sweep over connections, with stop conditions",
-                       formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+                       formatter_class=_Help)
     g = p.add_argument_group("tpcc_start")
     g.add_argument("--tpcc-start", default="tpcc_start", help="path of tpcc_start (built by you from tpcc-mysql)")
     g.add_argument("--host", default="127.0.0.1", help="-h: server host (localhost = the client library's socket)")
@@ -112,9 +124,12 @@ def register(subparsers) -> None:
     g = p.add_argument_group("database facts (optional)")
     g.add_argument("--data-device", help="kernel name of the data device (sda, nvme0n1) for the manifest")
     g.add_argument("--log-device", help="kernel name of the redo-log device (for the await stop condition)")
+    g.add_argument("--data-device-id", help="catalog id of the data device for the manifest")
+    g.add_argument("--log-device-id", help="catalog id of the log device for the manifest")
     g.add_argument("--mysql", metavar="PATH",
                    help="mysql client: record the server version and SHOW GLOBAL VARIABLES (same credentials)")
-    g.add_argument("--socket", help="socket for the mysql client (tpcc_start itself has no socket option)")
+    g.add_argument("--socket", help="server socket: passed to tpcc_start as -S (only builds that have -S; "
+                                    "upstream uses -h localhost for the default socket) and to the mysql client")
     g.add_argument("--db-server", help="server name for the manifest, e.g. MySQL, Percona Server, MariaDB")
     g.add_argument("--config-id", help="your name for the server configuration")
     g.add_argument("--synthetic", action="store_true",
@@ -211,7 +226,7 @@ def cmd_fio(args) -> int:
                 destructive=args.destructive, keep_files=args.keep_files, min_free_pct=args.min_free_pct,
                 sysmon_interval=args.sysmon_interval, iostat_devices=args.iostat_devices, fio=args.fio,
                 iostat=args.iostat, mpstat=args.mpstat, host_id=args.host_id, note=args.note,
-                tags=args.tag, fio_options=args.fio_option)
+                tags=args.tag, fio_options=args.fio_option, device_id=args.device_id)
             _validate_fio(cfg)
             from iopscope.capture import machine
 
@@ -234,7 +249,9 @@ def cmd_fio(args) -> int:
             state.save()
         return sweep.run(state)
     except (SweepError, safety.SafetyError, ProfileError, ValueError) as exc:
-        console.print(f"[red]error:[/] {exc}", markup=True, highlight=False)
+        from rich.markup import escape
+
+        console.print(f"[red]error:[/] {escape(str(exc))}", markup=True, highlight=False)
         return 2
 
 

@@ -279,9 +279,15 @@ def block_facts(name: str) -> dict[str, Any]:
         dev["vendor"] = vendor
     if firmware:
         dev["firmware"] = firmware
+    notes = []
     slaves = sorted(p.name for p in (base / "slaves").iterdir()) if (base / "slaves").is_dir() else []
     if slaves:
-        dev["notes"] = f"built on {', '.join(slaves)}"
+        notes.append(f"built on {', '.join(slaves)}")
+    if dev.get("media") == "virtual" and dev.get("interface") in ("virtio", "xen"):
+        notes.append("virtual disk: the kernel's rotational flag and size describe the guest's view; "
+                     "the backing storage is unknown")
+    if notes:
+        dev["notes"] = "; ".join(notes)
     return dev
 
 

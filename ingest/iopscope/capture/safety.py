@@ -38,11 +38,27 @@ _SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([kmgtp]?)(i?b?)\s*$", re.I)
 
 
 def parse_size(text: str) -> int:
-    """fio-style sizes, base 2 (fio's default kb_base): 4k, 512MiB, 1g, 1GiB, 4096."""
+    """Sizes in iopscope options are binary whatever the suffix: 4k = 4KiB = 4096, 512MiB, 1g, 1GiB."""
     m = _SIZE.match(str(text))
     if not m:
         raise ValueError(f"not a size: {text!r} (examples: 512MiB, 4GiB, 1g)")
     return int(float(m.group(1)) * 1024 ** " kmgtp".index(m.group(2).lower() or " "))
+
+
+def fio_size(text: str) -> str:
+    """A size in the form fio reads as binary under its default kb_base=1024: 8k, 64k, 512m, 1g.
+
+    fio's default *inverts* the IEC suffixes ("16MiB" is 16,000,000 bytes to fio), so sizes are
+    never handed to fio with an ``i``.
+
+    >>> fio_size("16MiB"), fio_size("8KiB"), fio_size("1GiB"), fio_size("1536k"), fio_size("1000")
+    ('16m', '8k', '1g', '1536k', '1000')
+    """
+    n = parse_size(text)
+    for suffix, power in (("t", 4), ("g", 3), ("m", 2), ("k", 1)):
+        if n and n % (1024 ** power) == 0:
+            return f"{n // 1024 ** power}{suffix}"
+    return str(n)
 
 
 def format_size(n: int) -> str:

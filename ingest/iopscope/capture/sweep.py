@@ -39,6 +39,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterator
 
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import (BarColumn, Progress, TaskProgressColumn, TextColumn, TimeElapsedColumn,
                            TimeRemainingColumn)
 from rich.table import Table
@@ -224,7 +225,7 @@ def run_steps(sweep_dir: Path, state: SweepState, steps: list[Step], console: Co
         (s, Outcome(**{k: v for k, v in state.step(s.folder).items() if k in ("status", "reason", "numbers")}))
         for s in steps if state.step(s.folder).get("status") == "complete" and s.counts]
     if state.data.get("ended_by") and state.data.get("status") == "stopped":
-        console.print(f"sweep already ended: {state.data['ended_by']}")
+        console.print(f"sweep already ended: {escape(str(state.data['ended_by']))}")
         return 0
     if not todo:
         console.print("every step is already complete")
@@ -276,7 +277,7 @@ def run_steps(sweep_dir: Path, state: SweepState, steps: list[Step], console: Co
                         break
                     if ended_by:
                         state.data.update(status="stopped", ended_by=ended_by)
-                        progress.console.print(f"[yellow]sweep stopped:[/] {ended_by}")
+                        progress.console.print(f"[yellow]sweep stopped:[/] {escape(ended_by)}")
                         break
                     state.save()
                 else:
@@ -304,7 +305,7 @@ def run_steps(sweep_dir: Path, state: SweepState, steps: list[Step], console: Co
                 after()
     if code == 130:
         console.print(f"[yellow]interrupted[/]: finished steps are complete; continue with "
-                      f"[bold]iopscope capture {state.data['kind']} --resume {shlex.quote(str(sweep_dir))}[/]")
+                      f"[bold]iopscope capture {state.data['kind']} --resume {escape(shlex.quote(str(sweep_dir)))}[/]")
     return code
 
 
@@ -388,6 +389,7 @@ class FioConfig:
     note: str | None = None
     tags: list[str] = field(default_factory=list)
     fio_options: list[str] = field(default_factory=list)
+    device_id: str | None = None
 
 
 def _slug(text: str) -> str:
@@ -483,10 +485,12 @@ class FioSweep:
         self.target_path = Path(os.path.abspath(cfg.target))
         if self.target_path.is_dir():
             self.target_path = self.target_path / safety.DEFAULT_FILE_NAME
-        self.fio_size = None if cfg.area in (None, "", "device") else cfg.area
+        # fio reads "16MiB" as 16,000,000 bytes (kb_base=1024 inverts IEC suffixes): hand it "16m".
+        self.fio_size = None if cfg.area in (None, "", "device") else safety.fio_size(cfg.area)
+        self.area_label = "device" if self.fio_size is None else safety.format_size(safety.parse_size(cfg.area))
         steps: list[Step] = []
         combos = [(p, bs, mix) for p in self.profiles
-                  for bs in (cfg.block_sizes or [p.block_size])
+                  for bs in (safety.fio_size(b) for b in (cfg.block_sizes or [p.block_size]))
                   for mix in (cfg.read_mixes if cfg.read_mixes is not None else [p.read_pct])]
         count = len(combos) * len(self.points)
         i = 0
@@ -540,7 +544,7 @@ class FioSweep:
         self.target = safety.check_target(self.target_path, cfg.area, cfg.destructive, cfg.min_free_pct)
         t = self.target
         if t.kind == "file" and t.will_create:
-            self.console.print(f"laying out {safety.format_size(t.size_bytes)} test file {t.path} ...")
+            self.console.print(f"laying out {safety.format_size(t.size_bytes)} test file {escape(str(t.path))} ...")
             out = self.sweep_dir / ".prepare-fio.json"
             proc = FioProcess(fio_command(self.prepare_spec(), out, cfg.fio), out).start()
             try:
@@ -562,9 +566,9 @@ class FioSweep:
         if t is None or t.kind != "file":
             return
         if self.cfg.keep_files:
-            self.console.print(f"test file kept: {t.path}")
+            self.console.print(f"test file kept: {escape(str(t.path))}")
         elif safety.remove_test_file(t):
-            self.console.print(f"test file removed: {t.path}")
+            self.console.print(f"test file removed: {escape(str(t.path))}")
 
     # -- one step ----------------------------------------------------------------------------
 
@@ -574,7 +578,7 @@ class FioSweep:
         device, storage_extra, _, fio_version, sysstat_version = self.facts()
         host, host_extra = machine.host_facts(cfg.host_id)
         spec = step.spec()
-        area = cfg.area if self.fio_size else "device"
+        area = self.area_label
         desc = (f"fio {fio_version or '?'} sweep step {step.index}/{step.count}: {step.profile.description or step.profile.name}"
                 f" ({spec.rw}{f', rwmixread {spec.rwmixread:g}' if spec.rwmixread is not None else ''}, bs {step.block_size})"
                 f" at {step.oio} outstanding IOs (iodepth {step.iodepth} x {step.numjobs} jobs), {cfg.ioengine}, "
@@ -583,6 +587,8 @@ class FioSweep:
         if cfg.note:
             desc += f" Note: {cfg.note}"
         dev = dict(device)
+        if cfg.device_id:
+            dev = {"device_id": cfg.device_id, **dev}
         dev["role"] = "data"
         m = {
             "schema_version": 1,
@@ -891,13 +897,13 @@ def _fmt(value: Any, digits: int = 0) -> str:
 def fio_line(step: Step, outcome: Outcome) -> str:
     n = outcome.numbers
     if outcome.status != "complete":
-        return f"[red]{outcome.status}[/] {step.folder}: {outcome.reason}"
+        return f"[red]{outcome.status}[/] {step.folder}: {escape(str(outcome.reason))}"
     if not isinstance(step, FioStep):
         return f"[green]done[/] {step.label} in {n.get('seconds', '?')} s"
     lat = n.get("lat_mean_us")
     p99 = n.get("clat_p99_us")
     cpu = n.get("cpu_busy_pct")
-    return (f"[green]ok[/] {step.index:>3}/{step.count} {step.label:<38} "
+    return (f"[green]ok[/] {step.index:>3}/{step.count} {escape(step.label):<38} "
             f"{_fmt(n.get('iops')):>10} IOPS {_fmt(n.get('mib_per_s'), 1):>9} MiB/s  "
             f"lat {_fmt(lat / 1000 if lat else None, 3)} ms  p99 {_fmt(p99 / 1000 if p99 else None, 3)} ms"
             + (f"  cpu {cpu:.0f}%" if cpu is not None else ""))
@@ -930,14 +936,14 @@ def fio_summary_rows(state: SweepState) -> list[dict[str, str]]:
 
 def print_summary(console: Console, state: SweepState, rows: list[dict[str, str]],
                   columns: list[tuple[str, str]]) -> None:
-    table = Table(title=f"sweep {state.data['sweep_id']}: {state.data.get('status')}"
-                        + (f" ({state.data['ended_by']})" if state.data.get("ended_by") else ""))
+    table = Table(title=escape(f"sweep {state.data['sweep_id']}: {state.data.get('status')}"
+                               + (f" ({state.data['ended_by']})" if state.data.get("ended_by") else "")))
     for title, _ in columns:
         table.add_column(title, justify="left" if title in ("profile", "status", "bs") else "right")
     for row in rows:
-        table.add_row(*(row.get(k, "-") for _, k in columns))
+        table.add_row(*(escape(str(row.get(k, "-"))) for _, k in columns))
     console.print(table)
-    console.print(f"run folders: {state.folder}")
+    console.print(f"run folders: {escape(str(state.folder))}")
 
 
 def write_summary(folder: Path, state: SweepState, rows: list[dict[str, str]],

@@ -44,6 +44,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from rich.console import Console
+from rich.markup import escape
 
 from iopscope.capture import machine, sysmon
 from iopscope.capture.fio_wrapper import show
@@ -145,6 +146,8 @@ class TpccConfig:
     note: str | None = None
     tags: list[str] = field(default_factory=list)
     synthetic: bool = False
+    data_device_id: str | None = None
+    log_device_id: str | None = None
 
 
 def tpcc_command(cfg: TpccConfig, connections: int, password: str | None, masked: bool = False) -> list[str]:
@@ -247,6 +250,7 @@ def step_numbers(folder: Path, cfg: TpccConfig) -> dict[str, Any]:
             run = (result.tables.get("tpcc_runs") or [{}])[0]
             out["tpmc"] = run.get("tpmc_printed") if run.get("tpmc_printed") is not None else run.get("interval_tpmc")
             out["parse_status"] = result.status
+            out["parse_reason"] = result.status_reason
             intervals = [i for i in result.tables.get("tpcc_intervals", []) if not i.get("is_rampup")]
             steady = [i for i in intervals if not i.get("is_rampup_mixed")] or intervals
             for pct in (95, 99):
@@ -379,8 +383,11 @@ class TpccSweep:
             roles[cfg.data_device] = "data"
         if cfg.log_device:
             roles[cfg.log_device] = "data+log" if roles.get(cfg.log_device) == "data" else "log"
+        ids = {cfg.data_device: cfg.data_device_id, cfg.log_device: cfg.log_device_id}
         for name, role in roles.items():
             dev = machine.block_facts(name)
+            if ids.get(name):
+                dev = {"device_id": ids[name], **dev}
             dev.update(role=role, count=1, layout="single")
             nvme = machine.nvme_identify(name)
             if nvme:
@@ -511,13 +518,15 @@ class TpccSweep:
         numbers = step_numbers(folder, cfg)
         numbers["connections"] = step.connections
         parse_status = numbers.pop("parse_status", None)
+        parse_reason = numbers.pop("parse_reason", None)
         status, reason = "complete", None
         if overran:
             status, reason = "failed", f"tpcc_start ran past {limit} s and was stopped"
         elif proc.returncode != 0 or parse_status in (None, "failed"):
             status = "failed"
-            tail = (folder / ERR).read_text(errors="replace").strip() or (folder / OUT).read_text(errors="replace").strip()
-            reason = f"tpcc_start exit {proc.returncode}: {tail[-1500:]}"
+            said = (parse_reason or (folder / ERR).read_text(errors="replace").strip()
+                    or "\n".join((folder / OUT).read_text(errors="replace").strip().splitlines()[-5:]))
+            reason = f"tpcc_start exit {proc.returncode}: {said[-1500:]}"
         elif parse_status == "incomplete":
             status, reason = "incomplete", "tpcc_start's output stops before the TpmC line"
         files = [f for f in (
@@ -559,7 +568,7 @@ class TpccSweep:
 def tpcc_line(step: Step, outcome: Outcome) -> str:
     n = outcome.numbers
     if outcome.status != "complete":
-        return f"[red]{outcome.status}[/] {step.folder}: {outcome.reason}"
+        return f"[red]{outcome.status}[/] {step.folder}: {escape(str(outcome.reason))}"
     return (f"[green]ok[/] {step.index:>3}/{step.count} {step.label:<18} TpmC {_fmt(n.get('tpmc'), 1):>12}  "
             f"New-Order p95 {_fmt(n.get('neworder_p95_ms'), 1)} ms  p99 {_fmt(n.get('neworder_p99_ms'), 1)} ms  "
             f"cpu {_fmt(n.get('cpu_busy_pct'), 0)}%"
@@ -609,7 +618,8 @@ def main(args) -> int:
                 data_device=args.data_device, log_device=args.log_device, mysql=args.mysql,
                 db_server=args.db_server, config_id=args.config_id, sysmon_interval=args.sysmon_interval,
                 iostat_devices=args.iostat_devices, iostat=args.iostat, mpstat=args.mpstat,
-                host_id=args.host_id, note=args.note, tags=args.tag, synthetic=args.synthetic)
+                host_id=args.host_id, note=args.note, tags=args.tag, synthetic=args.synthetic,
+                data_device_id=args.data_device_id, log_device_id=args.log_device_id)
             if cfg.password_file:
                 cfg.password_file = str(Path(cfg.password_file).resolve())
             if "/" in cfg.tpcc_start:
@@ -632,5 +642,5 @@ def main(args) -> int:
             state.save()
         return sweep.run(state)
     except SweepError as exc:
-        console.print(f"[red]error:[/] {exc}", markup=True, highlight=False)
+        console.print(f"[red]error:[/] {escape(str(exc))}", markup=True, highlight=False)
         return 2

@@ -8,12 +8,16 @@ Not a parser (the leading underscore keeps it out of the registry). Everything h
 * :func:`parse_clock` reads times of day: ``13:26:05``, ``01:26:05 PM``, ``13:26:05.250``.
 * :class:`Timeline` turns times of day into datetimes and seconds, rolling over midnight.
 * :func:`finish_row` checks percentages and derives ``busy_pct``.
+* :func:`parse_sysstat_text` is the reader behind ``mpstat_text`` and ``sar_cpu`` (their
+  layouts are the same; only the column names and order differ).
 """
 
 from __future__ import annotations
 
 import re
 from datetime import date, datetime, timedelta, timezone
+
+from iopscope.parsers.base import ParseError, ParseResult
 
 # Canonical percentage columns of cpu_samples, in the order they are documented.
 PCT_COLUMNS = ("user_pct", "nice_pct", "system_pct", "iowait_pct", "irq_pct", "softirq_pct",
@@ -223,6 +227,8 @@ class Timeline:
         """An explicitly dated time (aware ones are converted to naive UTC for the axis)."""
         naive = when.astimezone(timezone.utc).replace(tzinfo=None) if when.tzinfo else when
         axis = (naive - datetime(1970, 1, 1)).total_seconds()
+        if self.last is not None and axis < self.last:
+            self.went_back.append(self.last - axis)
         self.last = axis
         return axis, (when.astimezone(timezone.utc) if when.tzinfo else when)
 
@@ -337,11 +343,13 @@ class _Section:
         self.unread = [c for c in columns if c not in SYSSTAT_TEXT_COLUMNS]
 
 
-def parse_sysstat_text(text: str, result, source_block: str, since_boot_possible: bool,
+def parse_sysstat_text(text: str, result: ParseResult, source_block: str, since_boot_possible: bool,
                        tolerance: float = 0.5) -> None:
-    """Fill ``result`` (a ParseResult) with cpu_samples rows read from mpstat / sar -u text."""
-    from iopscope.parsers.base import ParseError
+    """Fill ``result`` with cpu_samples rows read from mpstat / sar -u text.
 
+    Raises ParseError when no row at all can be read; sets ``status`` incomplete when the
+    last line is cut short or the closing ``Average:`` block is missing.
+    """
     timeline = Timeline()
     facts = result.facts
     comma = day_first = bool(_DECIMAL_COMMA.search(text, 0, 16384))
@@ -459,7 +467,12 @@ def parse_sysstat_text(text: str, result, source_block: str, since_boot_possible
                     row["busy_pct"] = round(min(100.0, max(0.0, busy)), 6)
                     rows.append(row)
                 else:
-                    drop, notes = finish_row(row, tolerance)
+                    # --dec=0/1 prints fewer decimals: allow each printed value its rounding.
+                    last = tokens[-1]
+                    sep = "," if comma else "."
+                    decimals = len(last) - last.index(sep) - 1 if sep in last else 0
+                    row_tolerance = max(tolerance, len(section.mapping) * 0.5 * 10.0 ** -decimals)
+                    drop, notes = finish_row(row, row_tolerance)
                     if drop:
                         warn(lineno, f"CPU {cpu}: {drop}")
                     else:

@@ -120,11 +120,28 @@ class DateReader:
             m = _ISO_TS.match(text)
             if m:
                 return self._iso(m)
+        # Fast path for the usual "<date> HH:MM:SS" and "<date> HH:MM:SS AM" (one per report).
+        end = len(text)
+        if text[-2:] in ("AM", "PM") and text[-3:-2] == " ":
+            start, ampm = end - 11, text[-2]
+        else:
+            start, ampm = end - 8, None
+        clock = text[start:start + 8]
+        if (start >= 0 and clock[2:3] == ":" and clock[5:6] == ":" and clock[:2].isdecimal()
+                and clock[3:5].isdecimal() and clock[6:].isdecimal()
+                and (start == 0 or text[start - 1].isspace())):
+            return self._finish(text, int(clock[:2]), int(clock[3:5]), int(clock[6:]), ampm, start, end)
+        return self._slow_time(text)
+
+    def _slow_time(self, text: str) -> datetime | None:
         t = _TIME.search(text)
         if not t:
             return None
         h, mi, se, ampm = t.groups()
-        hour, minute, second = int(h), int(mi), int(se)
+        return self._finish(text, int(h), int(mi), int(se), ampm, t.start(), t.end())
+
+    def _finish(self, text: str, hour: int, minute: int, second: int, ampm: str | None,
+                start: int, end: int) -> datetime | None:
         if ampm:
             if hour > 12 or hour == 0:
                 return None
@@ -133,8 +150,7 @@ class DateReader:
             return None
         second = min(second, 59)
         # The rest of the line is the date (or nothing): the same few strings, read once each.
-        end = t.end()
-        rest = text[: t.start()] if end == len(text) else text[: t.start()] + " " + text[end:]
+        rest = text[:start] if end == len(text) else text[:start] + " " + text[end:]
         memo = self._day_memo
         day = memo.get(rest, _UNSEEN)
         if day is _UNSEEN:
@@ -356,11 +372,23 @@ JSON_CPU_KEYS = {
 
 
 def busy_pct(row: dict) -> float | None:
-    """100 - idle - iowait - steal (a missing iowait/steal counts as 0; no idle: unknown)."""
+    """100 - idle - iowait - steal, clamped to 0..100 (the rounding of printed values); a missing
+    iowait/steal counts as 0; no idle: unknown. Same rule as the other cpu_samples writers."""
     idle = row.get("idle_pct")
     if idle is None:
         return None
-    return round(100.0 - idle - (row.get("iowait_pct") or 0.0) - (row.get("steal_pct") or 0.0), 6)
+    busy = 100.0 - idle - (row.get("iowait_pct") or 0.0) - (row.get("steal_pct") or 0.0)
+    return round(min(100.0, max(0.0, busy)), 6)
+
+
+def out_of_range(values: dict) -> list[str]:
+    """Percentages outside 0..100 (a kernel counter gone backwards): set to null, one note each."""
+    notes = []
+    for col, value in values.items():
+        if value is not None and (value < -0.05 or value > 100.05):
+            notes.append(f"avg-cpu {col} = {value} is outside 0..100: set to null")
+            values[col] = None
+    return notes
 
 
 def to_number(value) -> float | None:

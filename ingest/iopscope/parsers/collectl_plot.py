@@ -164,7 +164,8 @@ def parse(text: str) -> ParseResult:
                 summary = layout.dropped_summary()
                 if summary and summary not in dropped_reported:
                     dropped_reported.add(summary)
-                    result.warn(lineno, f"columns not read (cpu_samples takes CPU percentages only): {summary}")
+                    result.warn(lineno, "columns not read (cpu_samples takes CPU percentages "
+                                        f"only): {summary}")
                 last_line_bad = False
                 continue
             _comment(line, result)
@@ -229,7 +230,8 @@ def parse(text: str) -> ParseResult:
     if suppressed:
         result.warn(None, f"{suppressed} more skipped or doubtful lines not listed")
     if timeline.went_back:
-        result.warn(None, f"the time went back {len(timeline.went_back)} time(s): elapsed_s is not monotonic there")
+        result.warn(None, f"the time went back {len(timeline.went_back)} time(s): "
+                          "elapsed_s is not monotonic there")
     if not result.tables.get("cpu_samples"):
         if layout is None:
             raise ParseError("no collectl plot header ('#Date Time ...') found")

@@ -99,26 +99,24 @@ def detect(head: str, filename: str) -> float:
 # --------------------------------------------------------------------------- reading
 
 
-class _Pairs(list):
-    """A JSON object kept as its key/value pairs, so duplicate keys survive json.loads."""
+class _DupDict(dict):
+    """A JSON object that had repeated keys: a dict (the last one wins, fio's own rule for
+    options) that also keeps every key/value pair in ``pairs`` (for percentiles)."""
+
+    pairs: list[tuple[str, Any]]
 
 
-def _keep_pairs(pairs: list[tuple[str, Any]]) -> _Pairs:
-    return _Pairs(pairs)
-
-
-def _last_wins(obj: Any) -> Any:
-    """Pairs -> dict, where a repeated key takes its last value (fio's own rule for options)."""
-    if isinstance(obj, _Pairs):
-        return {k: _last_wins(v) for k, v in obj}
-    if isinstance(obj, list):
-        return [_last_wins(v) for v in obj]
+def _object(pairs: list[tuple[str, Any]]) -> dict:
+    obj = dict(pairs)
+    if len(obj) != len(pairs):
+        obj = _DupDict(obj)
+        obj.pairs = pairs
     return obj
 
 
 def _documents(text: str, result: ParseResult) -> list[tuple[int, Any]]:
     """Every JSON object that starts a line, with its 1-based line; junk between is reported."""
-    decoder = json.JSONDecoder(object_pairs_hook=_keep_pairs)
+    decoder = json.JSONDecoder(object_pairs_hook=_object)
     docs: list[tuple[int, Any]] = []
     pos, n = 0, len(text)
     while pos < n:
@@ -187,17 +185,10 @@ def parse(text: str) -> ParseResult:
         first_error = next((i for i in result.issues if i.severity == "error"), None)
         raise ParseError(first_error.reason if first_error else "no JSON document found",
                          first_error.line if first_error else None)
-    parsed: list[tuple[int, _Pairs, dict]] = []
-    for line, pairs in fio_docs:
+    interim = _interim_flags([doc for _, doc in fio_docs])
+    for doc_index, (line, doc) in enumerate(fio_docs):
         try:
-            parsed.append((line, pairs, _last_wins(pairs)))
-        except RecursionError:
-            result.error(line, "fio document nested too deeply: skipped")
-            result.status = "incomplete"
-    interim = _interim_flags([doc for _, _, doc in parsed])
-    for doc_index, (line, pairs, doc) in enumerate(parsed):
-        try:
-            _parse_document(doc_index, line, pairs, doc, interim[doc_index], result)
+            _parse_document(doc_index, line, doc, interim[doc_index], result)
         except RecursionError:
             result.error(line, "fio document nested too deeply: rest of it skipped")
             result.status = "incomplete"
@@ -206,7 +197,7 @@ def parse(text: str) -> ParseResult:
 
 
 def _is_fio_doc(obj: Any) -> bool:
-    return isinstance(obj, _Pairs) and any(k == "fio version" for k, _ in obj)
+    return isinstance(obj, dict) and "fio version" in obj
 
 
 def _version_from_text(text: str) -> str | None:
@@ -230,7 +221,7 @@ def _text(value: Any) -> str | None:
 
 
 def _flag_interrupted(text: str, result: ParseResult) -> None:
-    m = _SIGNAL_LINE.search(text)
+    m = _SIGNAL_LINE.search(text) if "terminating on signal" in text else None
     if m and result.status == "complete":
         result.status = "incomplete"
         reason = f"interrupted: fio: terminating on signal {m.group(1)}"
@@ -300,7 +291,7 @@ def _interim_flags(docs: list[dict]) -> list[bool]:
     return flags
 
 
-def _parse_document(doc_index: int, line: int, pairs: _Pairs, doc: dict, is_interim: bool,
+def _parse_document(doc_index: int, line: int, doc: dict, is_interim: bool,
                     result: ParseResult) -> None:
     version = _clean_version(doc.get("fio version"))
     if version and result.tool_version is None:
@@ -314,24 +305,21 @@ def _parse_document(doc_index: int, line: int, pairs: _Pairs, doc: dict, is_inte
             result.warn(line, f"timestamp {ts!r} is not a valid time: ignored")
     has_globals = "global options" in doc
     global_opts = _merge_global_options(doc.get("global options"))
-    # Percentile objects keep their duplicates: look them up in the raw pairs.
-    raw_jobs = _raw_list(pairs, "jobs") or _raw_list(pairs, "client_stats") or []
     jobs = _job_list(doc)
     if jobs is None:
         result.error(line, "fio document has neither 'jobs' nor 'client_stats'")
         result.status = "incomplete"
         jobs = []
-    entries: list[tuple[int, dict, Any, dict]] = []
+    entries: list[tuple[int, dict, dict]] = []
     for job_index, job in enumerate(jobs):
         if not isinstance(job, dict):
             result.warn(line, f"job entry {job_index} is not an object")
             continue
-        raw_job = raw_jobs[job_index] if job_index < len(raw_jobs) else None
-        entries.append((job_index, job, raw_job, _job_facts(job, global_opts, has_globals)))
+        entries.append((job_index, job, _job_facts(job, global_opts, has_globals)))
     _fill_aggregates(entries)
     _infer_group_reporting(entries)
-    for job_index, job, raw_job, facts in entries:
-        _parse_job(doc_index, job_index, job, raw_job, facts, started_at, is_interim, result)
+    for job_index, job, facts in entries:
+        _parse_job(doc_index, job_index, job, facts, started_at, is_interim, result)
     disks = doc.get("disk_util")
     if disks is not None and not isinstance(disks, list):
         result.warn(line, "disk_util is not a list: ignored")
@@ -339,13 +327,6 @@ def _parse_document(doc_index: int, line: int, pairs: _Pairs, doc: dict, is_inte
     for disk in disks or []:
         if isinstance(disk, dict):
             result.add("fio_disk_util", _disk_row(doc_index, disk))
-
-
-def _raw_list(pairs: _Pairs, key: str) -> list | None:
-    for k, v in pairs:
-        if k == key and isinstance(v, list):
-            return v
-    return None
 
 
 def _options(value: Any) -> dict[str, str]:
@@ -418,10 +399,10 @@ def _flag(options: dict, key: str) -> bool | None:
 
 def _fill_aggregates(entries: list) -> None:
     """'All clients' has no job options: take what its group's client entries agree on."""
-    for _, _, _, facts in entries:
+    for _, _, facts in entries:
         if not facts["is_aggregate"] or facts["known"]:
             continue
-        siblings = [f for _, _, _, f in entries
+        siblings = [f for _, _, f in entries
                     if not f["is_aggregate"] and f["known"] and f["group"] == facts["group"]]
         if not siblings:
             continue
@@ -442,9 +423,9 @@ def _fill_aggregates(entries: list) -> None:
 def _infer_group_reporting(entries: list) -> None:
     """group_reporting is not printed when given as a bare flag: infer it from the entries."""
     names: dict[tuple, int] = {}
-    for _, _, _, facts in entries:
+    for _, _, facts in entries:
         names[(facts["name"], facts["group"])] = names.get((facts["name"], facts["group"]), 0) + 1
-    for _, job, _, facts in entries:
+    for _, job, facts in entries:
         if facts["group_reporting"] is not None or not facts["known"]:
             continue
         job_runtime = to_float(job.get("job_runtime"))
@@ -456,7 +437,7 @@ def _infer_group_reporting(entries: list) -> None:
             facts["group_reporting"] = False
 
 
-def _parse_job(doc_index, job_index, job, raw_job, facts, started_at, is_interim, result) -> None:
+def _parse_job(doc_index, job_index, job, facts, started_at, is_interim, result) -> None:
     common = {
         "doc_index": doc_index,
         "job_index": job_index,
@@ -492,13 +473,11 @@ def _parse_job(doc_index, job_index, job, raw_job, facts, started_at, is_interim
         row = dict(common)
         row.update(_direction_stats(direction, stats, facts["bs_options"]))
         result.add("fio_jobs", row)
-        raw_stats = _raw_get(raw_job, direction)
         for kind in LATENCY_KINDS:
             scale, block = _latency_block(stats, kind)
             if block is None:
                 continue
-            raw_block = _raw_get(raw_stats, _latency_key(stats, kind))
-            for pct, value in _percentiles(_raw_get(raw_block, "percentile")):
+            for pct, value in _percentiles(block.get("percentile")):
                 result.add("fio_percentiles", {
                     "doc_index": doc_index, "job_index": job_index, "direction": direction,
                     "latency_kind": kind, "percentile": pct, "latency_us": value / scale,
@@ -528,14 +507,6 @@ def _io_bytes(stats: dict) -> int | None:
     return None if kib is None else kib * 1024
 
 
-def _raw_get(pairs: Any, key: str | None) -> Any:
-    if isinstance(pairs, _Pairs) and key is not None:
-        for k, v in pairs:
-            if k == key:
-                return v
-    return None
-
-
 def _read_pct(rw: str, options: dict) -> float | None:
     rw = rw.split(":")[0]
     if rw in ("read", "randread"):
@@ -552,13 +523,6 @@ def _read_pct(rw: str, options: dict) -> float | None:
     return None
 
 
-def _latency_key(stats: dict, kind: str) -> str | None:
-    for key in (f"{kind}_ns", kind):
-        if isinstance(stats.get(key), dict):
-            return key
-    return None
-
-
 def _latency_block(stats: dict, kind: str) -> tuple[float, dict | None]:
     """The latency object and the divisor that turns its values into microseconds."""
     if isinstance(stats.get(f"{kind}_ns"), dict):
@@ -572,7 +536,12 @@ def _percentiles(raw: Any) -> list[tuple[float, float]]:
     """Percentile pairs, first occurrence of each percentile; fio 2.x's unused 0.00 slots dropped."""
     out: list[tuple[float, float]] = []
     seen: set[float] = set()
-    pairs = raw if isinstance(raw, _Pairs) else []
+    if isinstance(raw, _DupDict):
+        pairs = raw.pairs  # fio 2.x repeats keys here: read them all, in order
+    elif isinstance(raw, dict):
+        pairs = raw.items()
+    else:
+        return out
     for key, value in pairs:
         pct, val = to_float(key), to_float(value)
         if pct is None or val is None:

@@ -372,11 +372,8 @@ class _Reader:
             self.errors.append((ln, s.strip()))
             self.recognised += 1
             return
-        if self.section == "job" and s[:1].isspace():
-            if self._job_line(ln, s):
-                self.recognised += 1
-                return
-        elif self.section == "group":
+        # (indented lines of a result block were tried first, at the top)
+        if self.section == "group":
             if self._group_line(ln, s):
                 self.recognised += 1
                 return

@@ -52,6 +52,7 @@ from iopscope.parsers._sysstat_common import (
     UNIT_FACTOR,
     UNIT_PREFERENCE,
     layout_of,
+    out_of_range,
     to_number,
     unit_of,
 )
@@ -258,6 +259,8 @@ def _parse_host(host: dict, line: int, skipped: bool, clock: ReportClock, cache:
         cpu = entry.get("avg-cpu")
         if isinstance(cpu, dict):
             values = {col: to_number(cpu.get(key)) for key, col in JSON_CPU_KEYS.items() if key in cpu}
+            for note in out_of_range(values):
+                result.warn(line, note)
             result.add(CPU_TABLE, cpu_row(sample, values, hostname, cpus))
         disks = entry.get("disk")
         if isinstance(disks, list):

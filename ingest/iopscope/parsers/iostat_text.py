@@ -62,9 +62,11 @@ from iopscope.parsers._sysstat_common import (
     DateReader,
     DeviceColumns,
     ReportClock,
+    busy_pct,
     human_value,
     layout_of,
     looks_like_timestamp,
+    out_of_range,
     parse_banner,
 )
 from iopscope.parsers.base import ParseError, ParseResult
@@ -82,7 +84,8 @@ _BANNER_HEAD = re.compile(r"^Linux\s+\S+\s+\([^()]*\)", re.M)
 _BSD = re.compile(r"^\s*(?:tin\s+tout\s+)?KB/t\s+(?:t/s|tps|xfrs)\s+MB/s", re.M)
 _SOLARIS = re.compile(r"^\s*(?:extended device statistics|device\s+r/s\s+w/s\s+kr/s\s+kw/s)", re.M)
 _WHOLE_VALUE = re.compile(r"\d\.\d\d%?$")
-_DECIMAL_COMMA = re.compile(r"(?:^|\s)\d+,\d\d[%kMGTPB]?(?=\s|$)", re.M)
+_DECIMAL_COMMA = re.compile(r"(?:^|\s)\d+,\d+[%kMGTPB]?(?=\s|$)", re.M)
+MAX_SKIP_WARNINGS = 200  # junk lines listed one by one; beyond that, one summary issue
 
 
 def detect(head: str, filename: str) -> float:
@@ -148,10 +151,9 @@ def parse(text: str) -> ParseResult:
         # A decimal-comma locale (de_DE ...): sysstat printed "13,02". No other comma is printed.
         text = text.replace(",", ".")
     lines = text.split("\n")
-    cut_line = None
     if lines[-1] == "":
         lines.pop()
-    elif lines[-1].strip():
+    else:
         # No final newline: iostat ends every report with one, so the output was cut.
         # A last line whose last value is whole ("4.36") is read; anything else is dropped.
         cut_line = len(lines)
@@ -168,8 +170,9 @@ def parse(text: str) -> ParseResult:
     if not result.tables.get(DEVICE_TABLE) and not result.tables.get(CPU_TABLE):
         if not result.facts:
             raise ParseError("no iostat report found (no avg-cpu block, no Device header)")
-        if not any(i.severity == "warning" and "header" in i.reason for i in result.issues):
-            result.warn(None, "iostat banner but no report")
+        # The banner was printed, then the output stopped before the first report.
+        result.warn(None, "iostat banner but no report: output cut short")
+        result.status = "incomplete"
     return result
 
 
@@ -197,8 +200,6 @@ class _Reader:
         self.hostname = None
         self.logical_cpus = None
         self.blank_after_banner: int | None = None  # empty lines since the last banner
-        self.skip_evidence = False
-        self.headers: dict[tuple, DeviceColumns] = {}
         self.warned_unknown: set[str] = set()
         self.sample: dict | None = None     # base of the current report
         self.sample_cpu = False
@@ -236,6 +237,7 @@ class _Reader:
         merge = False         # a continuation header (split --human report): merge rows by device
         indented = False      # the header itself is indented: a leading space means nothing
         sample_rows: dict = {}
+        skipped = 0
         for i, line in enumerate(lines):
             if mode == 2:
                 parts = line.split()
@@ -302,9 +304,13 @@ class _Reader:
                     if values is not None:
                         if cpu_drop:
                             values.pop(None, None)
-                        idle = values.get("idle_pct")
-                        values["busy_pct"] = None if idle is None else round(
-                            100.0 - idle - (values.get("iowait_pct") or 0.0) - (values.get("steal_pct") or 0.0), 6)
+                            if not values:
+                                result.warn(i + 1, "avg-cpu block without a known column: skipped")
+                                continue
+                        if values and (min(values.values()) < -0.05 or max(values.values()) > 100.05):
+                            for note in out_of_range(values):
+                                result.warn(i + 1, note)
+                        values["busy_pct"] = busy_pct(values)
                         values.update(cpu_base)
                         cpu_rows.append(values)
                         self.sample_cpu = True
@@ -395,11 +401,16 @@ class _Reader:
                 self.pending_ts = (stripped, ts)
                 mode = 0
                 continue
+            skipped += 1
+            if skipped > MAX_SKIP_WARNINGS:
+                continue
             if mode == 2:
                 result.warn(i + 1, f"device row does not match the header of line {header_line} "
                                    f"({ncols} fields expected): skipped: {stripped[:120]}")
                 continue
             result.warn(i + 1, f"skipped line not understood: {stripped[:120]}")
+        if skipped > MAX_SKIP_WARNINGS:
+            result.warn(None, f"{skipped - MAX_SKIP_WARNINGS} more lines skipped (not listed one by one)")
         if mode == 1 and result.status == "complete":
             result.warn(len(lines), "file ends after an avg-cpu header: output cut short")
             result.status = "incomplete"

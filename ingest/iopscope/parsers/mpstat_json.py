@@ -219,6 +219,9 @@ def _parse_host(host: dict, result: ParseResult, skipped_blocks: set[str]) -> No
             row = _row(entry, common, result)
             if row is not None:
                 host_rows.append(row)
+    if timeline.went_back:
+        result.warn(None, f"host {hostname!r}: the time went back {len(timeline.went_back)} time(s) "
+                          "by less than 12 h (clock adjusted?): elapsed_s is not monotonic there")
     if sample_index == 0 and host_rows:
         result.warn(None, "a single sample: it may be the since-boot report of mpstat without an "
                           "interval (is_since_boot left null)")

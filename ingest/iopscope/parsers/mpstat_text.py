@@ -18,7 +18,9 @@ Variants handled
   (``11/21/26``, ``11/21/2026``, ``21.11.2026``, ``2026-11-21`` with ``S_TIME_FORMAT=ISO``).
 * 24 h (``13:26:05``) and 12 h (``01:26:05 PM``) times; midnight rollover (a time more than
   12 h earlier than the previous one is the next day); ``sampled_at`` is naive local time.
-* Comma decimals (``0,50``) as printed under ``LC_NUMERIC=de_DE.UTF-8`` and other locales.
+* Comma decimals (``0,50``) as printed under ``LC_NUMERIC=de_DE.UTF-8`` and other locales
+  (a file with decimal commas reads an ambiguous ``05/11/2026`` day first, as fr_FR writes
+  it); ja_JP / zh_CN times and dates (``13時32分51秒``, ``2026年11月21日``); ``--dec=0|1``.
 * Column names of every sysstat version (``%user``/``%usr``, ``%system``/``%sys``; no
   ``%steal``/``%guest``/``%gnice`` in old ones; a trailing ``intr/s``), matched by name.
 * ``-T`` (CORE SOCK NODE columns, blank on ``all`` rows): values are read from the right.

@@ -15,7 +15,8 @@ add up to 100 and ``busy_pct = 100 - idle - iowait - steal``.
 Variants handled
 ----------------
 * Live (``sar -u 1 10``) and file (``sar -u -f saDD``) output, 24 h and 12 h (AM/PM) times,
-  midnight rollover, banner dates in any locale form, comma decimals (``de_DE``).
+  midnight rollover, banner dates in any locale form, comma decimals (``de_DE``, ``fr_FR``),
+  ``--dec=0|1``.
 * ``LINUX RESTART (N CPU)`` lines: the CPU count is updated, the next sample's interval starts
   at the restart; ``facts['restarts']`` counts them.
 * Other activities in the same output (``sar -u -r``, ``sar -A``): their sections are skipped

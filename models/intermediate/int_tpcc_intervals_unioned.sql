@@ -1,0 +1,139 @@
+-- TPC-C interval time series from every source in one shape: one row per series and interval.
+-- A series is one tpcc_start output (measured) or one chart series (published: study, host,
+-- device, config, connections). Published chart points are all inside the measurement (the
+-- Samsung series average exactly to their Table 1 values). Measured ramp-up lines (forks that
+-- print them) are outside the window; the first measured line, whose latencies include ramp-up
+-- samples, is in the window but not a steady-state sample.
+--   new_order_per_min = New-Order count x 60 / interval_s
+--   total_txn_per_min = count of all five types x 60 / interval_s
+with published as (
+
+    select * from {{ ref('stg_lake__published_tpcc_timeseries') }}
+
+),
+
+measured as (
+
+    select * from {{ ref('stg_lake__tpcc_intervals') }}
+
+),
+
+tpcc_runs as (
+
+    select tpcc_file_id, warehouses, connections from {{ ref('stg_lake__tpcc_runs') }}
+
+),
+
+runs as (
+
+    select * from {{ ref('int_runs_identified') }}
+
+),
+
+published_pivoted as (
+
+    select
+        study_id,
+        host_id,
+        device_id,
+        db_config_id,
+        connections,
+        elapsed_s,
+        min(run_id) as run_id,
+        min(source_path) as source_path,
+        max(case when metric = 'new_order_per_min' then metric_value end) as new_order_per_min,
+        max(case when metric = 'p95_new_order_ms' then metric_value end) as p95_new_order_ms,
+        max(case when metric = 'new_order_per_min' then series_label end) as throughput_series_label,
+        max(case when metric = 'p95_new_order_ms' then series_label end) as latency_series_label,
+        min(citation) as first_citation,
+        max(citation) as last_citation
+    from published
+    group by study_id, host_id, device_id, db_config_id, connections, elapsed_s
+
+),
+
+published_shaped as (
+
+    select
+        'published' as source_kind,
+        run_id,
+        source_path,
+        {{ surrogate_key(["'published'", 'study_id', 'host_id', 'device_id', 'db_config_id', 'connections']) }}
+            as tpcc_series_id,
+        study_id,
+        host_id,
+        device_id,
+        db_config_id,
+        connections,
+        cast(elapsed_s as {{ type_double() }}) as elapsed_s,
+        cast(null as {{ type_double() }}) as interval_s,
+        true as is_in_measured_window,
+        true as is_steady_state_sample,
+        new_order_per_min,
+        p95_new_order_ms,
+        cast(null as {{ type_double() }}) as p90_new_order_ms,
+        cast(null as {{ type_double() }}) as p99_new_order_ms,
+        cast(null as {{ type_double() }}) as max_new_order_ms,
+        cast(null as {{ type_double() }}) as total_txn_per_min,
+        coalesce(throughput_series_label, latency_series_label) as series_label,
+        false as is_approx,
+        case when first_citation = last_citation
+             then {{ dbt.concat(["study_id", "': '", "first_citation"]) }}
+             else {{ dbt.concat(["study_id", "': '", "first_citation", "'; '", "last_citation"]) }}
+        end as provenance
+    from published_pivoted
+
+),
+
+measured_shaped as (
+
+    select
+        runs.source_kind,
+        measured.run_id,
+        measured.source_path,
+        {{ surrogate_key(["'measured'", 'measured.tpcc_file_id']) }} as tpcc_series_id,
+        runs.study_id,
+        runs.host_key as host_id,
+        runs.data_device_id as device_id,
+        runs.db_config_id,
+        coalesce(tpcc_runs.connections, runs.tpcc_connections) as connections,
+        measured.elapsed_s,
+        measured.interval_s,
+        not measured.is_rampup as is_in_measured_window,
+        not measured.is_rampup and not measured.is_rampup_mixed as is_steady_state_sample,
+        {{ safe_divide('measured.new_order_count * 60.0', 'measured.interval_s') }} as new_order_per_min,
+        measured.new_order_p95_ms as p95_new_order_ms,
+        measured.new_order_rt90_ms as p90_new_order_ms,
+        measured.new_order_p99_ms as p99_new_order_ms,
+        measured.new_order_max_ms as max_new_order_ms,
+        {{ safe_divide('(measured.new_order_count + measured.payment_count + measured.order_status_count'
+                       ' + measured.delivery_count + measured.stock_level_count) * 60.0', 'measured.interval_s') }}
+            as total_txn_per_min,
+        cast(null as {{ dbt.type_string() }}) as series_label,
+        false as is_approx,
+        {{ dbt.concat(["'run '", "measured.run_id", "': '", "measured.source_path", "' interval '",
+                       "cast(measured.interval_index as " ~ dbt.type_string() ~ ")"]) }} as provenance
+    from measured
+    left join tpcc_runs on measured.tpcc_file_id = tpcc_runs.tpcc_file_id
+    left join runs on measured.run_id = runs.run_id
+
+),
+
+unioned as (
+
+    select * from published_shaped
+    union all
+    select * from measured_shaped
+
+),
+
+final as (
+
+    select
+        {{ surrogate_key(['tpcc_series_id', 'elapsed_s', 'provenance']) }} as tpcc_interval_id,
+        unioned.*
+    from unioned
+
+)
+
+select * from final

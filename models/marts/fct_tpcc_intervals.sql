@@ -1,0 +1,52 @@
+-- TPC-C interval time series (measured report intervals; published chart data), with the
+-- series' steady-state statistics:
+--   deviation_from_series_mean_pct = (new_order_per_min - series mean) / series mean x 100
+with intervals as (
+
+    select * from {{ ref('int_tpcc_intervals_unioned') }}
+
+),
+
+series as (
+
+    select * from {{ ref('int_tpcc_series_summarized') }}
+
+),
+
+final as (
+
+    select
+        intervals.tpcc_interval_id,
+        intervals.tpcc_series_id,
+        series.tpcc_result_id,
+        intervals.source_kind,
+        intervals.is_approx,
+        intervals.provenance,
+        intervals.run_id,
+        intervals.source_path,
+        intervals.study_id,
+        intervals.host_id,
+        intervals.device_id,
+        intervals.db_config_id,
+        intervals.connections,
+        intervals.series_label,
+        intervals.elapsed_s,
+        intervals.interval_s,
+        intervals.is_in_measured_window,
+        intervals.is_steady_state_sample,
+        intervals.new_order_per_min,
+        intervals.p90_new_order_ms,
+        intervals.p95_new_order_ms,
+        intervals.p99_new_order_ms,
+        intervals.max_new_order_ms,
+        intervals.total_txn_per_min,
+        series.mean_new_order_per_min as series_mean_new_order_per_min,
+        series.cv_pct as series_cv_pct,
+        series.is_steady_state as is_series_steady_state,
+        {{ pct_diff('intervals.new_order_per_min', 'series.mean_new_order_per_min') }} as deviation_from_series_mean_pct
+    from intervals
+    left join series on intervals.tpcc_series_id = series.tpcc_series_id
+
+)
+
+select * from final

@@ -1,0 +1,23 @@
+-- fio json+ latency histogram bins: IOs whose latency fell in the bin starting at bin_ns.
+with source as (
+
+    select * from {{ source('lake', 'fio_histogram_bins') }}
+
+),
+
+renamed as (
+
+    select
+        {{ dbt.hash(dbt.concat(["source_sha256", "'|'", "cast(doc_index as " ~ dbt.type_string() ~ ")",
+                                "'|'", "cast(job_index as " ~ dbt.type_string() ~ ")", "'|'", "direction"])) }}
+            as fio_result_id,
+        run_id,
+        source_path,
+        latency_kind,
+        bin_ns,
+        io_count
+    from source
+
+)
+
+select * from renamed

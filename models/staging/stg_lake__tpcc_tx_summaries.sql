@@ -1,0 +1,35 @@
+-- tpcc_start per-transaction-type totals (Raw Results, Constraint Check). Renames only.
+with source as (
+
+    select * from {{ source('lake', 'tpcc_tx_summaries') }}
+
+),
+
+renamed as (
+
+    select
+        {{ dbt.hash("source_path") }} as tpcc_file_id,
+        run_id,
+        source_path,
+        tx_index,
+        tx_type,
+        success_count,
+        late_count,
+        retry_count,
+        failure_count,
+        avg_rt_ms,
+        rt_limit_ms,
+        sum_success_count,
+        sum_late_count,
+        mix_pct,
+        mix_min_pct,
+        mix_verdict,
+        rt_passed_pct,
+        rt_verdict,
+        rt90_ms,
+        max_rt_ms
+    from source
+
+)
+
+select * from renamed

@@ -1,0 +1,174 @@
+// Everything a run page shows, built from one run bundle (src/data/runs/[run].json.py).
+// DOM out; every data value goes in as text.
+import {decorate} from "./charts.js";
+import {TPCC_CONDITIONS, labelSeries, setupOf, FIO_CONDITIONS} from "./compare-logic.js";
+import {deviceLabeler, distinct} from "./data.js";
+import {LATENCY_STATS, histogramChart, latencyVsIops, logSamplesChart, throughputVsLoad} from "./fio-charts.js";
+import {shapeMeasured, shapePublished} from "./fio-data.js";
+import {bundleRows, rawFiles, tagList, toolVersions} from "./runs.js";
+import {fold, timeOf, timeSeriesChart} from "./system-charts.js";
+import {intervalsChart, metricChart} from "./tpcc-charts.js";
+import {el, facts, fmt, kindBadge, note, table} from "./ui.js";
+import {vegaChart} from "./vega.js";
+
+const HIDDEN = new Set(["run_id", "description", "tags", "provenance"]);
+
+/** Label for a column name: "host_cpu_model" -> "host cpu model". */
+function label(name) {
+  return name.replaceAll("_", " ");
+}
+
+/** Every non-null column of a row as a definition list. */
+export function rowFacts(row, {skip = HIDDEN} = {}) {
+  if (!row) return null;
+  return facts(Object.entries(row).filter(([k]) => !skip.has(k)).map(([k, v]) => [label(k), v]));
+}
+
+export function runHeader(run, runId) {
+  const kind = run?.source_kind ?? "measured";
+  return el("div", {class: "run-header"},
+    el("p", {}, kindBadge(kind), " ", run?.run_status ? el("span", {class: "badge"}, run.run_status) : null,
+      run?.is_synthetic ? el("span", {class: "badge synthetic"}, "synthetic data") : null),
+    run?.description ? el("p", {class: "run-description", id: "run-description"}, run.description) : null,
+    tagList(run?.tags).length
+      ? el("p", {class: "run-tags", id: "run-tags"}, "Tags: ", tagList(run.tags).map((t) => el("span", {class: "badge tag"}, t)))
+      : null
+  );
+}
+
+/** The sections of a run page as a list of elements. */
+export function runSections(bundle, {compareHref}) {
+  const run = bundleRows(bundle, "dim_runs")[0] ?? null;
+  const devices = bundleRows(bundle, "dim_devices");
+  const deviceLabel = deviceLabeler(devices);
+  const sections = [];
+  const section = (id, title, ...content) => sections.push(el("section", {id}, el("h2", {}, title), ...content));
+
+  section("run-compare", "Compare",
+    el("p", {}, el("a", {href: compareHref, id: "compare-link"}, "Open this run on the Compare page →"),
+      " (add up to three more runs or devices there)."));
+
+  section("run-manifest", "Manifest", run ? rowFacts(run) : note("This run has no row in dim_runs (the mart is not built, or the run has no manifest)."));
+
+  const hosts = bundleRows(bundle, "dim_hosts");
+  section("run-host", "Host", hosts.length ? hosts.map((h) => el("div", {class: "card"}, el("h3", {}, h.host_id ?? "host"), rowFacts(h, {skip: new Set(["host_id"])})))
+    : note("No host facts for this run."));
+
+  section("run-devices", "Devices", devices.length
+    ? devices.map((d) => el("div", {class: "card"}, el("h3", {}, deviceLabel(d.device_id)), rowFacts(d, {skip: new Set()})))
+    : note("No device facts for this run."));
+
+  const params = bundleRows(bundle, "dim_db_configs");
+  const configs = distinct(params, "config_id");
+  section("run-db-config", "Database configuration", configs.length
+    ? configs.map((c) => {
+      const rows = params.filter((p) => p.config_id === c);
+      return el("details", {open: configs.length <= 2},
+        el("summary", {}, `${c} (${rows.length} parameters)`),
+        table(rows, [["parameter", "parameter"], ["value", "value"], [(r) => (r.is_inherited ? `inherited from ${r.inherited_from ?? "parent"}` : ""), "note"]]));
+    })
+    : note("No database configuration is recorded for this run."));
+
+  const tools = toolVersions(bundle, run);
+  section("run-tools", "Tool versions", tools.length ? table(tools, [["tool", "tool"], ["version", "version"]]) : note("No tool versions recorded."));
+
+  const files = rawFiles(bundle);
+  section("run-files", "Raw files", files.length
+    ? el("div", {class: "table-scroll"}, table(files, [["path", "file"], ["sha256", "SHA-256", {format: (v) => (v ? el("code", {class: "sha"}, v) : "not recorded in the marts")}],
+        ["parser", "parser"], ["parser_version", "parser version"], ["tool_version", "tool version"], ["tables", "marts"]]))
+    : note("No raw file is named by this run's rows."));
+
+  sections.push(...charts(bundle, deviceLabel));
+  return sections;
+}
+
+function charts(bundle, deviceLabel) {
+  const out = [];
+  const block = (id, title, ...content) => out.push(el("section", {id}, el("h2", {}, title), ...content));
+  const card = (id, chart) => el("div", {class: "card", id}, chart);
+
+  const tpcc = labelSeries(decorate(bundleRows(bundle, "fct_tpcc_results")).map((r) => ({...r, setup: setupOf(r), device_label: deviceLabel(r.device_id)})),
+    {conditions: TPCC_CONDITIONS, exclude: ["connections"]});
+  if (tpcc.length) {
+    const x = tpcc.some((r) => typeof r.connections === "number") ? "connections" : "buffer_pool_gib";
+    const chart = (y, title, yTitle) => card(`run-chart-${y}`, vegaChart(metricChart(tpcc, {x, y, title, yTitle}),
+      {empty: `no result of this run records ${yTitle.toLowerCase()}.`}));
+    block("run-tpcc", "TPC-C results",
+      chart("new_order_tpm", "New-Order throughput", "New-Order transactions per minute (tpm)"),
+      el("div", {class: "grid grid-cols-2"},
+        chart("p95_new_order_ms", "New-Order p95 response time", "New-Order p95 response time (ms)"),
+        chart("max_new_order_ms", "New-Order max response time", "New-Order max response time (ms)"),
+        chart("cpu_user_sys_pct", "CPU busy", "CPU busy, user + sys (%)"),
+        chart("cpu_iowait_pct", "CPU iowait", "CPU iowait (%)"),
+        chart("data_read_iops", "Data disk reads", "Data disk reads (IO/s)"),
+        chart("data_write_iops", "Data disk writes", "Data disk writes (IO/s)")));
+  }
+
+  const intervals = decorate(bundleRows(bundle, "fct_tpcc_intervals")).map((r) => ({
+    ...r, series: `${deviceLabel(r.device_id)} · ${r.connections ?? "?"} conn`}));
+  if (intervals.length) {
+    const y = ["new_order_per_min", "new_order_tpm", "new_order_count"].find((f) => intervals.some((r) => typeof r[f] === "number")) ?? "new_order_per_min";
+    block("run-intervals", "New-Order per interval", card("run-chart-intervals", vegaChart(intervalsChart(intervals, {y, title: "New-Order per interval over time"}))));
+  }
+
+  const fio = labelSeries(shapeMeasured(decorate(bundleRows(bundle, "fct_fio_results")), deviceLabel)
+    .filter((r) => r.direction !== "total"), {conditions: FIO_CONDITIONS, exclude: ["outstanding_ios"]});
+  const pubIo = labelSeries(shapePublished(decorate(bundleRows(bundle, "fct_published_io_results")), deviceLabel),
+    {conditions: FIO_CONDITIONS, exclude: ["outstanding_ios"]});
+  const io = [...fio, ...pubIo].filter((r) => typeof r.outstanding_ios === "number");
+  if (io.length) {
+    block("run-fio", "fio results",
+      el("div", {class: "grid grid-cols-2"},
+        card("run-chart-iops", vegaChart(throughputVsLoad(io, {y: "iops", yTitle: "IOPS (IO/s)", title: "IOPS vs outstanding IOs"}))),
+        card("run-chart-mibs", vegaChart(throughputVsLoad(io, {y: "bw_mib_per_s", yTitle: "Throughput (MiB/s)", title: "Throughput vs outstanding IOs"}),
+          {empty: "no result of this run records MiB/s with a stated load."})),
+        ...LATENCY_STATS.map(([stat, statLabel]) => card(`run-chart-lat-${statLabel.replace(".", "_")}`,
+          vegaChart(latencyVsIops(io, {stat, statLabel}), {empty: `no result of this run records a ${statLabel} latency.`})))));
+  }
+
+  const hist = bundleRows(bundle, "fct_fio_histograms");
+  if (hist.length) {
+    const key = (r) => [r.job_name ?? r.job_index ?? "", r.direction ?? "", r.latency_kind ?? "clat"].join(" · ");
+    const totals = new Map();
+    for (const r of hist) totals.set(key(r), (totals.get(key(r)) ?? 0) + (r.io_count ?? 0));
+    const bins = decorate(hist.filter((r) => (r.io_count ?? 0) > 0)).map((r) => ({
+      ...r, series: key(r), latency_us: (r.bin_ns ?? 0) / 1000, share_pct: (100 * r.io_count) / totals.get(key(r))}));
+    block("run-histograms", "Latency histograms", card("run-chart-histogram", vegaChart(histogramChart(bins, {title: "json+ latency histograms"}))));
+  }
+
+  const logs = bundleRows(bundle, "fct_fio_log_samples");
+  if (logs.length) {
+    const UNITS = {iops: "IOPS (IO/s)", bw: "Bandwidth (KiB/s)", lat: "Total latency (µs)", clat: "Completion latency (µs)", slat: "Submission latency (µs)"};
+    block("run-fio-logs", "fio logs", el("div", {class: "grid grid-cols-2"}, distinct(logs, "log_kind").map((kind) => {
+      const samples = decorate(logs.filter((r) => r.log_kind === kind)).map((r) => ({
+        ...r, t_s: (r.time_ms ?? 0) / 1000, series: `${r.log_name ?? "log"}.${r.job_index ?? ""} · ${r.direction ?? ""}`}));
+      return card(`run-chart-log-${kind}`, vegaChart(logSamplesChart(samples, {title: `fio ${kind} log`, yTitle: UNITS[kind] ?? kind})));
+    })));
+  }
+
+  const iostat = bundleRows(bundle, "fct_iostat_device_samples").filter((r) => !r.is_since_boot);
+  if (iostat.length) {
+    const t = timeOf(iostat);
+    const dev = (r) => r.device ?? r.kernel_name ?? r.device_id ?? "device";
+    const ops = decorate(fold(iostat, {metrics: [["r_per_s", "reads/s"], ["w_per_s", "writes/s"]], time: t, group: dev}));
+    const util = decorate(fold(iostat, {metrics: [["util_pct", "%util"]], time: t, group: dev}));
+    const wait = decorate(fold(iostat, {metrics: [["r_await_ms", "read await"], ["w_await_ms", "write await"], ["await_ms", "await"]], time: t, group: dev}));
+    block("run-iostat", "Disk activity (iostat)", el("div", {class: "grid grid-cols-2"},
+      card("run-chart-iostat-ops", vegaChart(timeSeriesChart(ops, {title: "Requests per second by device", yTitle: "Requests (IO/s)"}))),
+      card("run-chart-iostat-util", vegaChart(timeSeriesChart(util, {title: "Device utilisation", yTitle: "%util (%)"}))),
+      card("run-chart-iostat-await", vegaChart(timeSeriesChart(wait, {title: "Request time (await)", yTitle: "Mean request time (ms)"})))));
+  }
+
+  const cpu = bundleRows(bundle, "fct_cpu_samples").filter((r) => !r.is_since_boot && (r.cpu === "all" || r.cpu === undefined));
+  if (cpu.length) {
+    const t = timeOf(cpu);
+    const rows = decorate(fold(cpu, {metrics: [["busy_pct", "busy"], ["user_pct", "user"], ["system_pct", "system"], ["iowait_pct", "iowait"]], time: t,
+      group: (r) => r.source_block ?? ""}));
+    block("run-cpu", "CPU (all logical CPUs)", card("run-chart-cpu", vegaChart(timeSeriesChart(rows, {title: "CPU utilisation over time", yTitle: "Share of all logical CPUs (%)"}))));
+  }
+
+  if (!out.length) out.push(el("section", {id: "run-charts-none"}, el("h2", {}, "Charts"), note("The marts hold no chartable results for this run yet.")));
+  return out;
+}
+
+export {fmt};

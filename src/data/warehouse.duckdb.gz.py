@@ -1,0 +1,17 @@
+# Data loader: warehouse.duckdb gzipped, for the SQL console. DuckDB files are mostly empty
+# blocks: ~4 MB compress to ~0.1 MB, and the browser inflates them with DecompressionStream.
+import gzip
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import _sitedata as sd  # noqa: E402
+
+with tempfile.TemporaryDirectory(prefix="iopscope-site-") as tmp:
+    out = Path(tmp) / "iopscope.duckdb"
+    sd.write_site_database(out)
+    # mtime=0: the same warehouse gives the same bytes (stable hashed file names).
+    sys.stdout.buffer.write(gzip.compress(out.read_bytes(), compresslevel=9, mtime=0))
+    sys.stdout.flush()
