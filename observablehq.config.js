@@ -3,7 +3,10 @@
 // installed from npm and imported by bare specifier), no telemetry (set in the environment).
 import {execFileSync} from "node:child_process";
 import {existsSync} from "node:fs";
-import {join} from "node:path";
+import {join, resolve} from "node:path";
+
+// IOPSCOPE_SITE_ROOT lets a test build a copy of src/ (with its own loader cache) elsewhere.
+const root = process.env.IOPSCOPE_SITE_ROOT || "src";
 
 // Run pages (/runs/<slug>), their data bundles and the per-mart downloads depend on what the
 // warehouse holds, which a data loader cannot tell Framework: ask src/data/_paths.py (venv
@@ -12,7 +15,7 @@ function warehousePaths() {
   const venv = join(process.cwd(), ".venv", "bin", "python");
   const python = process.env.IOPSCOPE_PYTHON || (existsSync(venv) ? venv : "python3");
   try {
-    const out = execFileSync(python, [join(process.cwd(), "src", "data", "_paths.py")], {
+    const out = execFileSync(python, [resolve(root, "data", "_paths.py")], {
       encoding: "utf-8",
       stdio: ["ignore", "pipe", "pipe"],
       timeout: 60000
@@ -25,7 +28,7 @@ function warehousePaths() {
 }
 
 export default {
-  root: "src",
+  root,
   // IOPSCOPE_DIST lets a second checkout or a test build elsewhere without clobbering dist/.
   output: process.env.IOPSCOPE_DIST || "dist",
   title: "iopscope",

@@ -10,19 +10,33 @@ _POW = {"": 0, "k": 1, "m": 2, "g": 3, "t": 4, "p": 5}
 
 
 def fio_size_bytes(text: str | None) -> int | None:
-    """fio size strings ("4k", "64KiB", "1m", "4096") to bytes.
+    """Sizes as fio PRINTS them in its output ("4K", "4096B", "64.0KiB", "1MB") to bytes.
 
-    fio's default kb_base=1024 makes k, K, KB and KiB all mean 1024. Percentages
-    ("75%"), ranges ("4k-64k") and bssplit lists are not one size: None.
+    In its output fio formats every size in powers of two, whichever suffix it prints.
+    Percentages ("75%"), ranges ("4k-64k") and bssplit lists are not one size: None.
     """
+    return _size(text, iec_base=1024)
+
+
+def fio_option_size_bytes(text: str | None) -> int | None:
+    """Sizes as a USER WRITES them in fio options ("bs=8k", "size=16MiB") to bytes.
+
+    fio's default kb_base=1024 is its "compatibility mode": k, m, g (and kb, mb) are powers of
+    two, while the IEC spellings kib, mib, gib are powers of TEN (fio's documentation of
+    kb_base; checked with fio 3.33: size=16MiB is 16,000,000 bytes).
+    """
+    return _size(text, iec_base=1000)
+
+
+def _size(text: str | None, iec_base: int) -> int | None:
     if text is None:
         return None
     m = _SIZE.match(str(text))
     if not m:
         return None
-    number, prefix, _, _ = m.groups()
-    value = float(number) * 1024 ** _POW[prefix.lower()]
-    return int(round(value))
+    number, prefix, iec, _ = m.groups()
+    base = iec_base if iec else 1024
+    return int(round(float(number) * base ** _POW[prefix.lower()]))
 
 
 def fio_seconds(text: str | None) -> float | None:

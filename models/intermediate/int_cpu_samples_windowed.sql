@@ -3,6 +3,9 @@
 --                 the run has a window and the sample a timestamp
 --   is_preferred_source: the run's best CPU source (mpstat, then sar, collectl, iostat's avg-cpu
 --                 block), so one run's CPU is never averaged over two tools' copies
+-- Materialized as a table: several models and tests read it, a view would recompute the chain.
+{{ config(materialized='table') }}
+
 with samples as (
 
     select * from {{ ref('stg_lake__cpu_samples') }}

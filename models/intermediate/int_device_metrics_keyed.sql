@@ -10,6 +10,9 @@
 --           outstanding IOs and the figure's qualifier (about / up to / range end ...)
 --
 -- A condition the source does not state is spelled 'n/a' and matches only another 'n/a'.
+-- Materialized as a table: several models and tests read it, a view would recompute the chain.
+{{ config(materialized='table') }}
+
 with tpcc as (
 
     select * from {{ ref('int_tpcc_results_enriched') }}
@@ -46,6 +49,12 @@ tpcc_keyed as (
         tpcc_result_id as fact_id,
         cast(connections as {{ type_double() }}) as load_level,
         cast(null as {{ dbt.type_string() }}) as profile_id,
+        db_config_id,
+        connections,
+        buffer_pool_gib,
+        page_size_kib,
+        cast(null as {{ dbt.type_int() }}) as outstanding_ios,
+        array_layout,
         is_approx,
         provenance,
         new_order_tpm, p95_new_order_ms, max_new_order_ms, cpu_user_sys_pct, cpu_iowait_pct,
@@ -68,6 +77,12 @@ published_io_keyed as (
         {{ surrogate_key(['run_id', 'source_path', 'csv_line']) }} as fact_id,
         cast(outstanding_ios as {{ type_double() }}) as load_level,
         profile_id,
+        cast(null as {{ dbt.type_string() }}) as db_config_id,
+        cast(null as {{ dbt.type_int() }}) as connections,
+        cast(null as {{ type_double() }}) as buffer_pool_gib,
+        cast(null as {{ dbt.type_int() }}) as page_size_kib,
+        outstanding_ios,
+        array_layout,
         is_approx,
         {{ dbt.concat(["study_id", "': '", "citation"]) }} as provenance,
         case when metric = 'iops' then metric_value end as iops,
@@ -94,6 +109,12 @@ fio_keyed as (
         fio_result_id as fact_id,
         cast(outstanding_ios as {{ type_double() }}) as load_level,
         profile_id,
+        cast(null as {{ dbt.type_string() }}) as db_config_id,
+        cast(null as {{ dbt.type_int() }}) as connections,
+        cast(null as {{ type_double() }}) as buffer_pool_gib,
+        cast(null as {{ dbt.type_int() }}) as page_size_kib,
+        outstanding_ios,
+        data_array_layout as array_layout,
         false as is_approx,
         {{ dbt.concat(["'run '", "run_id", "': '", "source_path"]) }} as provenance,
         iops,
@@ -105,7 +126,8 @@ fio_keyed as (
 ),
 
 {%- set common = ['result_domain', 'source_kind', 'comparison_key', 'study_id', 'host_id', 'device_id',
-                  'fact_id', 'load_level', 'profile_id', 'is_approx', 'provenance'] %}
+                  'fact_id', 'load_level', 'profile_id', 'db_config_id', 'connections', 'buffer_pool_gib',
+                  'page_size_kib', 'outstanding_ios', 'array_layout', 'is_approx', 'provenance'] %}
 
 unioned as (
     {{ unpivot_metrics('tpcc_keyed', [['new_order_tpm', 'true'], ['p95_new_order_ms', 'false'],

@@ -1,6 +1,9 @@
 -- The device catalog: drives of the published studies merged with devices named by run manifests.
 -- A manifest device whose device_id is a catalog id enriches that catalog row (run count,
 -- capacity when the catalog has none); other manifest devices become rows of their own.
+-- Materialized as a table: several models and tests read it, a view would recompute the chain.
+{{ config(materialized='table') }}
+
 with published as (
 
     select * from {{ ref('stg_lake__published_devices') }}

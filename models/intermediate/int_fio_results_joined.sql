@@ -1,6 +1,9 @@
 -- fio results (job entry x direction) with percentiles, the run's host and data device, and the
 -- load profile the job ran: access pattern, read share and block size, matched to a published
 -- standard profile (e.g. Fujitsu's "database" = random, 67% read, 8 KiB) when one fits.
+-- Materialized as a table: several models and tests read it, a view would recompute the chain.
+{{ config(materialized='table') }}
+
 with jobs as (
 
     select * from {{ ref('stg_lake__fio_jobs') }}

@@ -1,5 +1,8 @@
 -- Hosts from both worlds: the published studies' servers and the hosts named by run manifests.
 -- A measured host seen in several runs is one row; disagreeing facts are flagged, not hidden.
+-- Materialized as a table: several models and tests read it, a view would recompute the chain.
+{{ config(materialized='table') }}
+
 with published as (
 
     select * from {{ ref('stg_lake__published_hosts') }}

@@ -1,5 +1,8 @@
 -- iostat device samples with the run's measured window applied and the device's role in the
 -- run (data / log / data+log / other) from the manifest, matched on the kernel name.
+-- Materialized as a table: several models and tests read it, a view would recompute the chain.
+{{ config(materialized='table') }}
+
 with samples as (
 
     select * from {{ ref('stg_lake__iostat_device_samples') }}

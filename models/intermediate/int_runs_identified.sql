@@ -1,4 +1,7 @@
 -- Every run with its host key and its data / log devices (from the manifest's roles).
+-- Materialized as a table: several models and tests read it, a view would recompute the chain.
+{{ config(materialized='table') }}
+
 with runs as (
 
     select * from {{ ref('stg_lake__runs') }}

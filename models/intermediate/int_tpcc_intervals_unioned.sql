@@ -6,6 +6,9 @@
 -- samples, is in the window but not a steady-state sample.
 --   new_order_per_min = New-Order count x 60 / interval_s
 --   total_txn_per_min = count of all five types x 60 / interval_s
+-- Materialized as a table: several models and tests read it, a view would recompute the chain.
+{{ config(materialized='table') }}
+
 with published as (
 
     select * from {{ ref('stg_lake__published_tpcc_timeseries') }}

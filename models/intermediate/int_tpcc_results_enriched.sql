@@ -11,6 +11,9 @@
 --       (int_tpcc_series_summarized)
 --   device_cost_usd_per_tpmc   = device price x data devices / new_order_tpm (one device when the
 --       count is not stated: is_device_count_assumed)
+-- Materialized as a table: several models and tests read it, a view would recompute the chain.
+{{ config(materialized='table') }}
+
 with results as (
 
     select * from {{ ref('int_tpcc_results_unioned') }}

@@ -4,6 +4,9 @@
 -- kit's NOPM all count New-Order transactions per minute, but compare only within one kit).
 -- Measured rows take CPU and device figures from the run's measured window
 -- (int_runs_cpu_summarized, int_runs_iostat_summarized).
+-- Materialized as a table: several models and tests read it, a view would recompute the chain.
+{{ config(materialized='table') }}
+
 with published as (
 
     select * from {{ ref('int_published_tpcc_results_pivoted') }}

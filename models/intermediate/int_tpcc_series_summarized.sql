@@ -5,6 +5,9 @@
 -- A published series links to the one result with the same study, host, device, config and
 -- connections (no link when several match); a measured series to the result of its file.
 -- Only steady-state samples count (measured window, without the ramp-up-mixed first line).
+-- Materialized as a table: several models and tests read it, a view would recompute the chain.
+{{ config(materialized='table') }}
+
 with intervals as (
 
     select * from {{ ref('int_tpcc_intervals_unioned') }}

@@ -4,6 +4,9 @@
 -- Steps without throughput (failed tests) stay in the sweep but not on the throughput curve.
 -- For each step on the curve: gain_to_next_pct = (next step's tpm - this tpm) / this tpm x 100,
 -- and is_knee marks the first step whose next step gains less than var('knee_min_gain_pct').
+-- Materialized as a table: several models and tests read it, a view would recompute the chain.
+{{ config(materialized='table') }}
+
 with results as (
 
     select * from {{ ref('int_tpcc_results_enriched') }}

@@ -55,10 +55,11 @@ export function decorate(rows, {series = null} = {}) {
 
 /** Tooltip list from [field, title, format?] triples, plus provenance. */
 export function tooltip(entries) {
+  const seen = new Set();
   return [
     ...entries.map(([field, title, format]) => ({field, title, ...(format ? {format} : {})})),
     ...provenanceTooltip
-  ];
+  ].filter((t) => !seen.has(t.field) && seen.add(t.field));
 }
 
 /**

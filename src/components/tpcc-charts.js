@@ -26,8 +26,11 @@ function context(xField) {
 export function metricChart(rows, {x = "connections", y, yTitle, title, subtitle, scale}) {
   const xAxis = X_AXES[x] ?? X_AXES.connections;
   const data = rows.filter((r) => typeof r[xAxis.field] === "number");
-  // A log scale needs positive values; fall back to linear when the data has none.
-  const xSpec = xAxis.scale?.type === "log" && data.some((r) => r[xAxis.field] <= 0) ? {...xAxis, scale: undefined} : xAxis;
+  // Log scale for wide sweeps (1 ... 256 connections), linear for narrow ones (50 ... 200) and
+  // whenever a value is not positive.
+  const xs = data.map((r) => r[xAxis.field]);
+  const wide = xs.length && Math.min(...xs) > 0 && Math.max(...xs) / Math.min(...xs) >= 8;
+  const xSpec = xAxis.scale?.type === "log" && !wide ? {...xAxis, scale: undefined} : xAxis;
   return lineChart({
     rows: data,
     title,

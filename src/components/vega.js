@@ -31,6 +31,7 @@ export function vegaChart(spec, {rows, empty = "No data matches the current sele
     note.append(document.createTextNode(empty)); // text nodes: data never becomes markup
     container.append(note);
     container.dataset.empty = "true";
+    container.dataset.renderedAt = String(performance.now());
     return container;
   }
   const target = document.createElement("div");
@@ -39,6 +40,7 @@ export function vegaChart(spec, {rows, empty = "No data matches the current sele
   const options = {...EMBED_OPTIONS, downloadFileName: slug(name ?? title ?? "iopscope-chart")};
   container.ready = vegaEmbed(target, spec, options).then((result) => {
     container.dataset.rendered = "true";
+    container.dataset.renderedAt = String(performance.now());
     container.view = result.view;
     return result;
   });

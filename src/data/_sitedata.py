@@ -164,37 +164,41 @@ def run_ids(con, catalog: dict | None = None) -> list[str]:
     return sorted(ids)
 
 
-def params(argv: list[str] | None = None) -> dict[str, str]:
-    """Framework passes route parameters as ``--name=value`` arguments."""
-    found = {}
-    for arg in sys.argv[1:] if argv is None else argv:
-        if arg.startswith("--") and "=" in arg:
-            key, value = arg[2:].split("=", 1)
-            found[key] = value
-    return found
-
-
 def write_json(obj) -> None:
     json.dump(obj, sys.stdout, separators=(",", ":"), allow_nan=False)
 
 
-def copy_mart_to_stdout(name: str, fmt: str) -> None:
-    """Write one mart as CSV or Parquet bytes to stdout (DuckDB COPY through a temp file)."""
+def write_zip_to_stdout(members) -> None:
+    """Write a zip archive of (name, bytes) pairs to stdout. Framework serves each member as
+    its own file (data/marts.zip member x.json -> data/marts/x.json), so one loader process
+    produces every per-mart or per-run file instead of one process each."""
+    import io
+    import zipfile
+
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=1) as archive:
+        for name, data in members:
+            info = zipfile.ZipInfo(name, date_time=(2000, 1, 1, 0, 0, 0))  # stable bytes
+            info.compress_type = zipfile.ZIP_DEFLATED
+            archive.writestr(info, data)
+    sys.stdout.buffer.write(buffer.getvalue())
+    sys.stdout.flush()
+
+
+def mart_file(con, name: str, fmt: str) -> bytes:
+    """One mart as CSV (header row, UTF-8) or Parquet (zstd) bytes, through DuckDB COPY."""
     import tempfile
 
-    con = connect()
-    if con is None or name not in marts(con):
-        raise SystemExit(f"mart {name!r} is not in the warehouse")
     options = "(FORMAT csv, HEADER true)" if fmt == "csv" else "(FORMAT parquet, COMPRESSION zstd)"
-    try:
-        with tempfile.TemporaryDirectory(prefix="iopscope-site-") as tmp:
-            out = Path(tmp) / f"out.{fmt}"
-            literal = "'" + str(out).replace("'", "''") + "'"
-            con.execute(f"copy (select * from {MARTS_SCHEMA}.{quote_ident(name)}) to {literal} {options}")
-            sys.stdout.buffer.write(out.read_bytes())
-            sys.stdout.flush()
-    finally:
-        con.close()
+    with tempfile.TemporaryDirectory(prefix="iopscope-site-") as tmp:
+        out = Path(tmp) / f"out.{fmt}"
+        literal = "'" + str(out).replace("'", "''") + "'"
+        con.execute(f"copy (select * from {MARTS_SCHEMA}.{quote_ident(name)}) to {literal} {options}")
+        return out.read_bytes()
+
+
+def json_bytes(obj) -> bytes:
+    return json.dumps(obj, separators=(",", ":"), allow_nan=False).encode("utf-8")
 
 
 # Dimension marts without a run_id, and the run-row columns whose values pick their rows.
@@ -209,14 +213,10 @@ DIM_KEYS = {
 RUN_ROW_LIMIT = 20000
 
 
-def run_bundle(con, slug: str) -> dict:
-    """Everything the marts hold about one run (looked up by its page slug)."""
-    catalog = marts(con)
-    by_slug = {run_slug(rid): rid for rid in run_ids(con, catalog)}
-    run_id = by_slug.get(slug)
-    bundle = {"slug": slug, "run_id": run_id, "tables": {}}
-    if run_id is None:
-        return bundle
+def run_bundle(con, run_id: str, catalog: dict) -> dict:
+    """Everything the marts hold about one run: its rows of every mart with a run_id, and the
+    dimension rows (host, devices, DB configuration, study, profile) those rows point to."""
+    bundle = {"slug": run_slug(run_id), "run_id": run_id, "tables": {}}
     seen_values: dict[str, set] = {}
     for name in catalog:
         if not has_column(catalog, name, "run_id"):

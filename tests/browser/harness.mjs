@@ -19,8 +19,11 @@ const CHROMIUM_ARGS = [
   "--disable-dev-shm-usage"
 ];
 
+/** The built site under test: $IOPSCOPE_DIST (a private build) or dist/. */
+export const DIST = process.env.IOPSCOPE_DIST ? resolve(process.env.IOPSCOPE_DIST) : join(ROOT, "dist");
+
 /** Start `iopscope serve` on a free port for `dir`; resolves to {url, stop}. */
-export function startServer(dir = join(ROOT, "dist")) {
+export function startServer(dir = DIST) {
   const python = existsSync(join(ROOT, ".venv/bin/iopscope")) ? join(ROOT, ".venv/bin/iopscope") : "iopscope";
   const child = spawn(python, ["serve", "--port", "0", "--dir", dir], {cwd: ROOT, stdio: ["ignore", "pipe", "pipe"]});
   return new Promise((resolvePromise, reject) => {
@@ -60,6 +63,11 @@ export async function openPage(browser, baseUrl, path, {ready = null, timeout = 
     if (msg.type() === "error") problems.push(`console error: ${msg.text()}`);
   });
   page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
+  // alert()/confirm()/prompt() never belong on these pages (and would mean injected script ran).
+  page.on("dialog", (dialog) => {
+    problems.push(`dialog: ${dialog.type()} ${dialog.message()}`);
+    dialog.dismiss().catch(() => {});
+  });
   page.on("requestfailed", (req) => {
     if (new URL(req.url()).origin === origin) problems.push(`failed request: ${req.url()} (${req.failure()?.errorText})`);
   });

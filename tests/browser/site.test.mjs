@@ -1,23 +1,33 @@
-// Every page of the built site loads in real Chromium with no console error, no page error,
-// no failed request and no request to another host; chart pages render their charts.
+// The built site in real Chromium: every page loads with no console error, page error, failed
+// request or request to another host, and gets a screenshot (tests/artifacts/screenshots/);
+// then each page's behaviour: filters update charts, permalinks reproduce the view, the compare
+// panel flags differing conditions, the SQL console answers, downloads exist.
+// The site under test is $IOPSCOPE_DIST (a private build) or dist/.
 import assert from "node:assert/strict";
-import {readdirSync} from "node:fs";
+import {readFileSync, readdirSync} from "node:fs";
 import {join} from "node:path";
 import {after, before, describe, test} from "node:test";
-import {ROOT, launchBrowser, openPage, screenshot, startServer} from "./harness.mjs";
+import {DIST, launchBrowser, openPage, screenshot, startServer} from "./harness.mjs";
 
-const DIST = join(ROOT, "dist");
+const CHART = ".vega-chart[data-rendered], .vega-chart[data-empty]";
 // Which element proves a page finished drawing. A page not listed only has to load cleanly.
 const READY = {
-  "/": ".card .big",
-  "/fio": ".vega-chart[data-rendered], .vega-chart .chart-empty"
+  "/": "#holdings",
+  "/tpcc": `#chart-throughput :is(${CHART})`,
+  "/fio": `#chart-iops :is(${CHART})`,
+  "/compare": "#compare-panel, main .note",
+  "/configs": "#config-list, main .note",
+  "/sql": "#sql-output table, #sql-error",
+  "/downloads": "#mart-index",
+  "/runs/": "#runs-table, #runs-count"
 };
+const readyFor = (path) => READY[path] ?? (path.startsWith("/runs/") ? "#run-title" : null);
 
 function builtPages() {
   const pages = [];
   const walk = (dir, prefix) => {
     for (const entry of readdirSync(dir, {withFileTypes: true})) {
-      if (entry.name.startsWith("_")) continue;
+      if (entry.name.startsWith("_") || entry.name === "data") continue;
       if (entry.isDirectory()) walk(join(dir, entry.name), `${prefix}${entry.name}/`);
       else if (entry.name.endsWith(".html") && entry.name !== "404.html") {
         const name = entry.name.replace(/\.html$/, "");
@@ -27,6 +37,13 @@ function builtPages() {
   };
   walk(DIST, "/");
   return pages.sort();
+}
+
+/** The site's catalog (marts, runs and their page slugs) as the build wrote it. */
+function catalog() {
+  const dir = join(DIST, "_file", "data");
+  const name = readdirSync(dir).find((n) => /^catalog\.[0-9a-f]+\.json$/.test(n));
+  return JSON.parse(readFileSync(join(dir, name), "utf-8"));
 }
 
 let browser;
@@ -40,25 +57,247 @@ after(async () => {
   server?.stop();
 });
 
+/** Open a page, run `fn(page)`, then require a clean page. */
+async function onPage(path, ready, fn) {
+  const {page, problems, close} = await openPage(browser, server.url, path, {ready});
+  try {
+    assert.deepEqual(problems.filter((p) => p.startsWith("never became ready")), [], `${path} did not finish drawing`);
+    await fn(page);
+    await page.waitForTimeout(100);
+    assert.deepEqual(problems, [], `${path}: ${problems.join("; ")}`);
+  } finally {
+    await close();
+  }
+}
+
+const points = (page, chart) => page.locator(`${chart} g.mark-symbol.role-mark path`).count();
+const renderedAt = (page, chart) => page.locator(`${chart} .vega-chart`).first().getAttribute("data-rendered-at");
+async function waitRerender(page, chart, before) {
+  await page.waitForFunction(([sel, prev]) => {
+    const el = document.querySelector(`${sel} .vega-chart`);
+    return el && el.dataset.renderedAt && el.dataset.renderedAt !== prev;
+  }, [chart, before], {timeout: 10000});
+}
+/** The state of every form control on the page (to compare two loads of one URL). */
+const controlState = (page) => page.evaluate(() => [...document.querySelectorAll("main input, main select, main textarea")]
+  .map((e) => (e.type === "checkbox" || e.type === "radio" ? e.checked : e.value)));
+
 describe("every built page", () => {
   const pages = builtPages();
-  test("the site has pages", () => assert.ok(pages.length >= 2, `pages: ${pages}`));
+  test("the site has its pages", () => {
+    for (const p of ["/", "/tpcc", "/fio", "/compare", "/configs", "/sql", "/downloads", "/runs/"]) assert.ok(pages.includes(p), `${p} missing: ${pages}`);
+  });
   for (const path of pages) {
     test(`${path} loads cleanly`, async () => {
-      const {page, problems, close} = await openPage(browser, server.url, path, {ready: READY[path]});
-      await screenshot(page, path === "/" ? "index" : path.slice(1).replaceAll("/", "_"));
-      await close();
-      assert.deepEqual(problems, []);
+      await onPage(path, readyFor(path), async (page) => {
+        await screenshot(page, path === "/" ? "index" : path.slice(1).replace(/\/$/, "_index").replaceAll("/", "_"));
+        // Nothing drawn is ever blank: every chart slot holds a chart or an explanation.
+        const blank = await page.evaluate(() => [...document.querySelectorAll(".vega-chart")]
+          .filter((e) => !e.dataset.rendered && !e.dataset.empty && !e.closest("[hidden]")).length);
+        if (blank) await page.waitForSelector(".vega-chart:not([data-rendered]):not([data-empty])", {state: "detached", timeout: 10000});
+      });
     });
   }
 });
 
+describe("home", () => {
+  test("says what the database holds and draws the headline", async () => {
+    await onPage("/", "#holdings", async (page) => {
+      for (const id of ["count-studies", "count-devices", "count-hosts", "count-runs"]) {
+        assert.match(await page.locator(`#${id} .big`).innerText(), /^\d[\d,]*$/);
+      }
+      assert.match(await page.locator("#date-range").innerText(), /tables \(marts\) hold/);
+      await page.waitForSelector(`#chart-headline :is(${CHART}), main .note`);
+    });
+  });
+});
+
+describe("TPC-C page", () => {
+  test("a device filter change redraws the chart and the permalink reproduces the view", async (t) => {
+    if (!catalog().tables.some((m) => m.name === "fct_tpcc_results" && m.rows > 0)) return t.skip("no TPC-C results in this warehouse");
+    let url;
+    let afterPoints;
+    let state;
+    await onPage("/tpcc", READY["/tpcc"], async (page) => {
+      const chart = "#chart-throughput";
+      const before = await points(page, chart);
+      assert.ok(before > 0, "the throughput chart has points");
+      // Untick the first device that has results in the chart.
+      const boxes = page.locator(".controls.devices input[type=checkbox]");
+      const labels = await page.locator(".controls.devices label").allInnerTexts();
+      const index = labels.findIndex((l) => /\((\d+)\)\s*$/.test(l) && +l.match(/\((\d+)\)\s*$/)[1] > 0);
+      const stamp = await renderedAt(page, chart);
+      await boxes.nth(index).uncheck();
+      await waitRerender(page, chart, stamp);
+      afterPoints = await points(page, chart);
+      assert.ok(afterPoints < before, `points ${before} -> ${afterPoints}`);
+      url = page.url();
+      assert.match(url, /[?&]device=/);
+      // A condition filter too: choose the first study / host.
+      const setup = page.locator("form", {hasText: "Study / host"}).locator("select");
+      const option = await setup.locator("option").nth(1).getAttribute("value");
+      const stamp2 = await renderedAt(page, chart);
+      await setup.selectOption(option);
+      await waitRerender(page, chart, stamp2).catch(() => {});
+      url = page.url();
+      assert.match(url, /[?&]setup=/);
+      afterPoints = await points(page, chart);
+      state = await controlState(page);
+    });
+    await onPage(new URL(url).pathname + new URL(url).search, READY["/tpcc"], async (page) => {
+      assert.deepEqual(await controlState(page), state, "the same controls after reopening the link");
+      assert.equal(await points(page, "#chart-throughput"), afterPoints, "the same chart after reopening the link");
+    });
+  });
+
+  test("the quotient matrix and every chart section render or explain", async (t) => {
+    if (!catalog().tables.some((m) => m.name === "fct_tpcc_results" && m.rows > 0)) return t.skip("no TPC-C results in this warehouse");
+    await onPage("/tpcc", READY["/tpcc"], async (page) => {
+      for (const id of ["chart-quotients", "chart-p95", "chart-max", "chart-cpu-busy", "chart-cpu-iowait", "chart-path-length", "chart-intervals"]) {
+        await page.waitForSelector(`#${id} :is(${CHART})`, {timeout: 10000});
+      }
+      assert.ok(await page.locator("#chart-quotients g.mark-rect path, #chart-quotients .chart-empty").count() > 0);
+    });
+  });
+});
+
 describe("fio page", () => {
-  test("draws the IOPS chart from the warehouse with one point per result", async () => {
-    const {page, problems, close} = await openPage(browser, server.url, "/fio", {ready: ".vega-chart[data-rendered]"});
-    const points = await page.locator(".vega-chart").first().locator("path.mark-symbol, g.mark-symbol path").count();
-    await close();
-    assert.deepEqual(problems, []);
-    assert.ok(points > 0, "the chart has no points");
+  test("choosing a direction redraws the latency percentiles; the link reproduces it", async (t) => {
+    if (!catalog().tables.some((m) => m.name === "fct_fio_results" && m.rows > 0)) return t.skip("no fio results in this warehouse");
+    let url;
+    let p99;
+    await onPage("/fio", READY["/fio"], async (page) => {
+      assert.ok(await points(page, "#chart-iops") > 0, "IOPS chart has points");
+      // Read + write (the default) cannot show percentiles: the p99 slot explains why.
+      assert.ok(await page.locator("#chart-lat-p99 .chart-empty").count() === 1);
+      await page.locator("form", {hasText: "Direction"}).locator("input[value='1']").check().catch(async () => {
+        await page.locator("form", {hasText: "Direction"}).locator("label", {hasText: /^read$/}).click();
+      });
+      await page.waitForSelector("#chart-lat-p99 .vega-chart[data-rendered]", {timeout: 10000});
+      p99 = await points(page, "#chart-lat-p99");
+      assert.ok(p99 > 0);
+      url = page.url();
+      assert.match(url, /[?&]dir=read/);
+    });
+    await onPage(new URL(url).pathname + new URL(url).search, "#chart-lat-p99 .vega-chart[data-rendered]", async (page) => {
+      assert.equal(await points(page, "#chart-lat-p99"), p99);
+    });
+  });
+});
+
+describe("compare page", () => {
+  test("the before-you-compare panel flags conditions that differ", async (t) => {
+    const runs = catalog().runs;
+    if (runs.length < 2) return t.skip("fewer than two runs");
+    const query = new URLSearchParams([["mode", "runs"], ["run", runs[0].run_id], ["run", runs[1].run_id]]);
+    await onPage(`/compare?${query}`, "#compare-panel", async (page) => {
+      const flagged = await page.locator("#differing-conditions tr.cmp-differs").count();
+      assert.ok(flagged > 0, "at least one condition differs between two different runs");
+      const conditions = await page.locator("#differing-conditions tr.cmp-differs").evaluateAll((rows) => rows.map((r) => r.dataset.condition));
+      assert.ok(conditions.length === new Set(conditions).size);
+      assert.match(await page.locator("#compare-panel").innerText(), /differ/);
+    });
+  });
+
+  test("a device comparison lists shared metrics with ratios, and its link reproduces it", async () => {
+    let url;
+    let table;
+    await onPage("/compare", READY["/compare"], async (page) => {
+      await page.waitForSelector("#compare-table, main .note");
+      url = page.url();
+      table = await page.locator("#compare-table, main .note").first().innerText();
+    });
+    await onPage(new URL(url).pathname + new URL(url).search, READY["/compare"], async (page) => {
+      assert.equal(await page.locator("#compare-table, main .note").first().innerText(), table);
+    });
+  });
+});
+
+describe("SQL page", () => {
+  test("the console returns rows for a query, offers CSV, and keeps the query in the link", async () => {
+    const mart = catalog().tables.find((m) => m.rows > 0);
+    assert.ok(mart, "some mart has rows");
+    const sql = `SELECT count(*) AS n FROM marts.${mart.name}`;
+    let url;
+    await onPage("/sql", READY["/sql"], async (page) => {
+      await page.locator("#sql-input").fill(sql);
+      await page.locator("#sql-run").click();
+      await page.waitForFunction(() => /row/.test(document.querySelector("#sql-status")?.textContent ?? ""));
+      assert.equal(await page.locator("#sql-output table td").first().innerText(), String(mart.rows));
+      assert.equal(await page.locator("#sql-csv").count(), 1);
+      const download = page.waitForEvent("download");
+      await page.locator("#sql-csv").click();
+      const csv = readFileSync(await (await download).path(), "utf-8");
+      assert.equal(csv.trim(), `n\n${mart.rows}`);
+      url = page.url();
+    });
+    await onPage(new URL(url).pathname + new URL(url).search, READY["/sql"], async (page) => {
+      assert.equal(await page.locator("#sql-input").inputValue(), sql);
+      assert.equal(await page.locator("#sql-output table td").first().innerText(), String(mart.rows));
+    });
+  });
+
+  test("a bad query shows DuckDB's error, not a broken page", async () => {
+    await onPage("/sql?q=SELEC%20nonsense", "#sql-error", async (page) => {
+      assert.match(await page.locator("#sql-error").innerText(), /syntax|Parser/i);
+    });
+  });
+});
+
+describe("configs page", () => {
+  test("the diff between two configurations round-trips through the link", async (t) => {
+    const configs = catalog().tables.find((m) => m.name === "dim_db_configs");
+    if (!configs || configs.rows === 0) return t.skip("no DB configurations");
+    let url;
+    let diff;
+    await onPage("/configs", "#config-list", async (page) => {
+      const b = page.locator("form", {hasText: "Configuration B"}).locator("select");
+      const options = await b.locator("option").allInnerTexts();
+      await b.selectOption({label: options.at(-1)});
+      await page.waitForFunction((name) => document.querySelector("#diff-summary")?.textContent.includes(name), options.at(-1));
+      diff = await page.locator("#diff-summary").innerText();
+      url = page.url();
+      assert.match(url, /[?&]b=/);
+    });
+    await onPage(new URL(url).pathname + new URL(url).search, "#diff-summary", async (page) => {
+      assert.equal(await page.locator("#diff-summary").innerText(), diff);
+    });
+  });
+});
+
+describe("runs", () => {
+  test("the run list filters by search and keeps it in the link", async () => {
+    const runs = catalog().runs;
+    await onPage(`/runs/?q=${encodeURIComponent(runs[0].run_id)}`, "#runs-count", async (page) => {
+      assert.equal(await page.locator("#runs-table tbody tr").count(), 1);
+      await page.locator("form", {hasText: "Search"}).locator("input").fill("no-such-run-anywhere");
+      await page.waitForFunction(() => /^0 of/.test(document.querySelector("#runs-count")?.textContent ?? ""));
+      assert.match(page.url(), /q=no-such-run-anywhere/);
+    });
+  });
+
+  test("a run page links to the compare page preloaded with the run", async () => {
+    const run = catalog().runs[0];
+    await onPage(`/runs/${run.slug}`, "#run-title", async (page) => {
+      assert.equal(await page.locator("#run-title").innerText(), `Run ${run.run_id}`);
+      await page.locator("#compare-link").click();
+      await page.waitForSelector("main .note, #compare-panel");
+      assert.equal(new URL(page.url()).searchParams.get("run"), run.run_id);
+      const a = await page.locator("form", {hasText: "Baseline (A)"}).locator("select").inputValue();
+      assert.equal(a, run.run_id);
+    });
+  });
+});
+
+describe("data page", () => {
+  test("the warehouse and every mart download exist", async () => {
+    await onPage("/downloads", "#mart-index", async (page) => {
+      const links = await page.locator("#mart-index a[download], #download-warehouse").evaluateAll((as) => as.map((a) => a.href));
+      assert.ok(links.length >= 3);
+      const statuses = await page.evaluate((urls) => Promise.all(urls.map((u) => fetch(u, {method: "HEAD"}).then((r) => [u, r.status]))), links);
+      for (const [u, status] of statuses) assert.equal(status, 200, u);
+      const columns = await page.locator("section.mart table.columns tbody tr").count();
+      assert.ok(columns > 0, "columns are described");
+    });
   });
 });

@@ -52,10 +52,10 @@ import re
 from typing import Any
 
 from iopscope.parsers.base import ParseError, ParseResult
-from iopscope.units import fio_seconds, fio_size_bytes, to_bool, to_float
+from iopscope.units import fio_seconds, fio_option_size_bytes, to_bool, to_float
 
 NAME = "fio_jobfile"
-VERSION = "1.0.0"
+VERSION = "1.0.1"
 TOOL = "fio"
 
 KEYWORDS = ("ncpus", "mb_memory", "pagesize")
@@ -370,4 +370,4 @@ def _block_size(bs: str | None, values: dict) -> int | None:
     if bs is None:
         return None if values.get("bssplit") or values.get("bsrange") else 4096
     first = bs.split(",")[0]
-    return fio_size_bytes(first)
+    return fio_option_size_bytes(first)

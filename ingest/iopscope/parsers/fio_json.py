@@ -68,10 +68,10 @@ from datetime import datetime, timezone
 from typing import Any
 
 from iopscope.parsers.base import ParseError, ParseResult
-from iopscope.units import fio_seconds, fio_size_bytes, to_bool, to_float, to_int
+from iopscope.units import fio_seconds, fio_option_size_bytes, to_bool, to_float, to_int
 
 NAME = "fio_json"
-VERSION = "1.1.0"
+VERSION = "1.1.1"
 TOOL = "fio"
 
 DIRECTIONS = ("read", "write", "trim")
@@ -605,7 +605,7 @@ def _block_size(direction: str, options: dict) -> int | None:
     parts = str(raw).split(",")
     index = DIRECTIONS.index(direction)
     part = parts[index] if index < len(parts) and parts[index] else parts[0]
-    return fio_size_bytes(part)
+    return fio_option_size_bytes(part)
 
 
 def _disk_row(doc_index: int, disk: dict) -> dict:

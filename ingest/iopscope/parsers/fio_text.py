@@ -85,6 +85,8 @@ DIRECTIONS = ("read", "write", "trim", "mixed")
 _DIR_INDEX = {"read": 0, "write": 1, "trim": 2}
 LATENCY_KINDS = ("slat", "clat", "lat")
 _TIME_TO_US = {"nsec": 1e-3, "usec": 1.0, "msec": 1e3, "sec": 1e6}
+_LAT_COLUMNS = tuple((kind, tuple((col, f"{kind}_{col}_us") for col in ("min", "max", "mean", "stdev")))
+                     for kind in LATENCY_KINDS)
 
 # --------------------------------------------------------------------------- line matching
 
@@ -132,6 +134,13 @@ _ERROR_LINE = re.compile(r"^(?:fio:|error:|fio: pid=)\s*\S")
 _SIGNAL = re.compile(r"^fio: terminating on signal \d+")
 _NO_IO = re.compile(r"^\S.*: No I/O performed by ")
 _KV = re.compile(r"(\w+)=\s*([^,\s]+)")
+_OPT_SPLIT = re.compile(r",\s*(?=\w+=)")
+_INT = re.compile(r"-?\d+")
+# The usual slat/clat/lat line (plain numbers, fio's own spacing): _LAT_STAT reads it the same.
+_N = r"([0-9]++(?:\.[0-9]++)?)"
+_LAT_FAST = re.compile(rf"^\s+(slat|clat|lat)\s*\((nsec|usec|msec|sec)\)\s*:\s*"
+                       rf"min=\s*{_N}, max=\s*{_N}, avg=\s*{_N}, stdev=\s*{_N}$")
+_LAT_WORDS = frozenset(("slat", "clat", "lat", "sync"))
 
 # --------------------------------------------------------------------------- number conversion
 
@@ -266,18 +275,13 @@ def detect(head: str, filename: str) -> float:
 # --------------------------------------------------------------------------- parse
 
 
-def _logical_lines(text: str):
-    """(1-based line number, text) with CR line ends removed and \\r-overwritten progress dropped."""
-    for number, raw in enumerate(text.split("\n"), start=1):
-        raw = raw.rstrip("\r")
-        if "\r" not in raw:
-            yield number, raw
-            continue
-        kept = [seg for seg in raw.split("\r") if seg.strip() and not _PROGRESS.match(seg)]
-        if not kept:
-            yield number, ""
-        for seg in kept:
-            yield number, seg
+def _cr_segments(raw: str) -> list[str]:
+    """A line holding \\r: its CR line end removed and \\r-overwritten progress dropped."""
+    raw = raw.rstrip("\r")
+    if "\r" not in raw:
+        return [raw]
+    kept = [seg for seg in raw.split("\r") if seg.strip() and not _PROGRESS.match(seg)]
+    return kept or [""]
 
 
 class _Reader:
@@ -289,7 +293,6 @@ class _Reader:
         self.pct: tuple[_Dir | None, str, float] | None = None
         self.section = "head"  # head | job | group | disk
         self.errors: list[tuple[int, str]] = []
-        self.recognised = 0
         self.group_id = 0
 
     @property
@@ -308,46 +311,41 @@ class _Reader:
         self.docs.append(_Doc(len(self.docs), old.version, old.starting, list(old.headers)))
 
     def feed(self, ln: int, s: str) -> None:
-        r = self.result
+        # Each pattern is tried in the order below; a cheap test that every line it can match
+        # passes (a prefix or a substring) skips the ones that cannot match.
         if not s.strip():
             self.pct = None
             return
         self.docs[-1].last_line = ln
         if self.section == "job" and s[:1] in " \t" and self._job_line(ln, s):
-            self.recognised += 1
             return
-        if _PROGRESS.match(s):
-            self.recognised += 1
+        if "Jobs: " in s and _PROGRESS.match(s):
             return
-        m = _HEADER.match(s)
+        m = _HEADER.match(s) if ": (g=" in s else None
         if m:
             self._new_doc_if_needed()
-            opts = {k: v.strip() for k, v in (p.split("=", 1) for p in re.split(r",\s*(?=\w+=)", m["opts"]))}
+            opts = {k: v.strip() for k, v in (p.split("=", 1) for p in _OPT_SPLIT.split(m["opts"]))}
             self.doc.headers.append(_Header(m["name"], ln, int(m["g"]), opts))
-            self.recognised += 1
             return
-        if _CLONES.match(s):
+        first = s[:1]
+        if first == "." and _CLONES.match(s):
             if self.doc.headers:
                 self.doc.headers[-1].clones = True
-            self.recognised += 1
             return
-        m = _VERSION.match(s)
+        m = _VERSION.match(s) if first == "f" else None
         if m:
             if self.doc.has_results:
                 self._new_doc_if_needed()
             if self.doc.version is None:
                 self.doc.version = m["v"]
-            self.recognised += 1
             return
-        m = _STARTING.match(s)
+        m = _STARTING.match(s) if first == "S" else None
         if m:
             self.doc.starting = int(m["n"]) + int(m["m"] or 0)
-            self.recognised += 1
             return
-        if _LAYOUT.match(s):
-            self.recognised += 1
+        if ": Laying out IO file" in s and _LAYOUT.match(s):
             return
-        m = _RESULT.match(s)
+        m = _RESULT.match(s) if ": (groupid=" in s else None
         if m:
             if int(m["g"]) in self.doc.group_ids and any(
                     j.name == m["name"] and j.group_id == int(m["g"]) for j in self.doc.jobs):
@@ -355,64 +353,142 @@ class _Reader:
             self.job = _Job(m["name"], ln, int(m["g"]), int(m["jobs"]), int(m["err"]))
             self.doc.jobs.append(self.job)
             self.dir, self.pct, self.section = None, None, "job"
-            self.recognised += 1
             return
-        m = _GROUP.match(s)
+        m = _GROUP.match(s) if first == "R" else None
         if m:
             self.job, self.dir, self.pct, self.section = None, None, None, "group"
             self.group_id = int(m["g"])
             self.doc.group_ids.add(self.group_id)
-            self.recognised += 1
             return
-        if _DISK_HEAD.match(s):
+        if first == "D" and _DISK_HEAD.match(s):
             self.job, self.dir, self.pct, self.section = None, None, None, "disk"
-            self.recognised += 1
             return
-        if _ERROR_LINE.match(s.strip()) or _NO_IO.match(s):
+        if _ERROR_LINE.match(s.strip()) or (": No I/O performed by " in s and _NO_IO.match(s)):
             self.errors.append((ln, s.strip()))
-            self.recognised += 1
             return
         # (indented lines of a result block were tried first, at the top)
         if self.section == "group":
             if self._group_line(ln, s):
-                self.recognised += 1
                 return
         elif self.section == "disk":
-            if self._disk_line(ln, s):
-                self.recognised += 1
+            if "ios=" in s and self._disk_line(ln, s):
                 return
-        r.warn(ln, f"skipped unrecognised line: {s.strip()[:120]}")
+        self.result.warn(ln, f"skipped unrecognised line: {s.strip()[:120]}")
 
     # -- inside a result block
 
     def _job_line(self, ln: int, s: str) -> bool:
+        """One indented line of a result block (s is not blank); False when it is not one."""
         job = self.job
         assert job is not None
-        # Cheap dispatch on the first word: most lines then try one or two patterns.
-        first = s.split(None, 1)[0] if s.strip() else ""
-        word = first.rstrip(":")
-        m = _PCT_ROW.match(s) if first.startswith("|") else None
-        if m:
+        # Dispatch on the first word: every pattern below starts with its word, so a line
+        # tries only the patterns its word allows, in the same order as always.
+        first = s.split(None, 1)[0]
+        if first[0] == "|":  # _PCT_ROW: its body is what follows the '|'
             if self.pct is None:
                 self.result.warn(ln, "percentile row outside a percentile block")
                 return True
             target, kind, scale = self.pct
-            pairs = _PCT_PAIR.findall(m["body"])
-            if not pairs and m["body"].strip():
+            body = s.lstrip()[1:]
+            pairs = _PCT_PAIR.findall(body)
+            if not pairs and body.strip():
                 self.result.warn(ln, f"unreadable percentile row: {s.strip()[:120]}")
             if isinstance(target, _Dir):
-                for pct, value in pairs:
-                    target.pct.append((kind, float(pct), float(value) * scale))
+                target.pct += [(kind, float(pct), float(value) * scale) for pct, value in pairs]
             return True
         self.pct = None
+        word = first.rstrip(":")
+        if word in _LAT_WORDS:  # slat clat lat sync
+            m = _LAT_FAST.match(s)
+            if m:  # the common shape of _LAT_STAT, read directly
+                target = self._current_dir(ln)
+                if target is not None:
+                    scale = _TIME_TO_US[m[2]]
+                    target.lat[m[1]] = {"min": float(m[3]) * scale, "max": float(m[4]) * scale,
+                                        "mean": float(m[5]) * scale, "stdev": float(m[6]) * scale}
+                return True
+            m = _LAT_STAT.match(s) if "min=" in s else None
+            if m:
+                if m["kind"] == "sync":
+                    self.dir = _SYNC
+                    return True
+                target = self._current_dir(ln)
+                if target is not None:
+                    scale = _TIME_TO_US[m["unit"]]
+                    kv = _kv(m["kv"])
+                    stats = {}
+                    for key, col in (("min", "min"), ("max", "max"), ("avg", "mean"), ("stdev", "stdev")):
+                        value = _num(kv.get(key))
+                        if kv.get(key) is not None and value is None:
+                            self.result.warn(ln, f"unreadable {m['kind']} {key}={kv.get(key)!r}")
+                        stats[col] = None if value is None else value * scale
+                    target.lat[m["kind"]] = stats
+                return True
+            m = _PCT_HEAD.match(s) if "percentiles" in s else None
+            if m:
+                target = None if m["kind"] == "sync" or self.dir is _SYNC else self._current_dir(ln)
+                self.pct = (target, m["kind"], _TIME_TO_US[m["unit"]])
+                return True
+            return word != "sync" and bool((word == "lat" and _LAT_DIST.match(s)) or _PRIO.match(s)
+                                           or _IGNORED_JOB_LINE.match(s))
         if word in DIRECTIONS:
-            m = _DIR_OLD.match(s)
+            m = _DIR_OLD.match(s) if "io=" in s else None
             if m:
                 self._start_dir(ln, m, legacy=True)
                 return True
-            m = _DIR_NEW.match(s)
+            m = _DIR_NEW.match(s) if "IOPS=" in s else None
             if m:
                 self._start_dir(ln, m, legacy=False)
+                return True
+            return False
+        if word == "bw":
+            m = _BW_STAT.match(s)
+            if m:
+                target = self._current_dir(ln)
+                unit = _bytes_unit(m["unit"], target.legacy if target else True)
+                if target is not None and unit is not None:
+                    kv = _kv(m["kv"])
+                    factor = unit / 1024.0
+                    target.bw_stats = {
+                        "min": _scaled(kv.get("min"), factor), "max": _scaled(kv.get("max"), factor),
+                        "per": _num(kv.get("per")),
+                        "mean": _scaled(kv.get("avg"), factor), "stdev": _scaled(kv.get("stdev"), factor),
+                        "samples": _num(kv.get("samples")),
+                    }
+                return True
+            return False
+        if word == "iops":
+            m = _IOPS_STAT.match(s)
+            if m:
+                target = self._current_dir(ln)
+                if target is not None:
+                    kv = _kv(m["kv"])
+                    target.iops_stats = {k: _num(kv.get(src)) for k, src in
+                                         (("min", "min"), ("max", "max"), ("mean", "avg"),
+                                          ("stdev", "stdev"), ("samples", "samples"))}
+                return True
+            return False
+        if word == "cpu":
+            m = _CPU.match(s)
+            if m:
+                job.cpu = {"usr": float(m["usr"]), "sys": float(m["sys"]), "ctx": int(m["ctx"]),
+                           "majf": int(m["majf"]), "minf": int(m["minf"])}
+                self.dir = None
+                return True
+            return False
+        if word == "issued":
+            m = _ISSUED_OLD.match(s)
+            if m:
+                for d, key in (("read", "r"), ("write", "w"), ("trim", "d")):
+                    job.issued[d] = (_int(m[key]), _int(m["s" + key]), _int(m["d" + key]))
+                return True
+            m = _ISSUED_NEW.match(s)
+            if m:
+                total = _ints(m["total"])
+                short = _ints(m["short"])
+                dropped = _ints(m["dropped"])
+                for d, i in _DIR_INDEX.items():
+                    job.issued[d] = (_at(total, i), _at(short, i), _at(dropped, i))
                 return True
             return False
         if word.startswith("fsync/"):
@@ -420,75 +496,7 @@ class _Reader:
                 self.dir = _SYNC
                 return True
             return False
-        if word not in ("slat", "clat", "lat", "sync", "bw", "iops", "cpu", "issued"):
-            return bool(_IGNORED_JOB_LINE.match(s))
-        m = _LAT_STAT.match(s)
-        if m:
-            if m["kind"] == "sync":
-                self.dir = _SYNC
-                return True
-            target = self._current_dir(ln)
-            if target is not None:
-                scale = _TIME_TO_US[m["unit"]]
-                kv = _kv(m["kv"])
-                stats = {}
-                for key, col in (("min", "min"), ("max", "max"), ("avg", "mean"), ("stdev", "stdev")):
-                    value = _num(kv.get(key))
-                    if kv.get(key) is not None and value is None:
-                        self.result.warn(ln, f"unreadable {m['kind']} {key}={kv.get(key)!r}")
-                    stats[col] = None if value is None else value * scale
-                target.lat[m["kind"]] = stats
-            return True
-        m = _PCT_HEAD.match(s)
-        if m:
-            target = None if m["kind"] == "sync" or self.dir is _SYNC else self._current_dir(ln)
-            self.pct = (target, m["kind"], _TIME_TO_US[m["unit"]])
-            return True
-        m = _BW_STAT.match(s)
-        if m:
-            target = self._current_dir(ln)
-            unit = _bytes_unit(m["unit"], target.legacy if target else True)
-            if target is not None and unit is not None:
-                kv = _kv(m["kv"])
-                factor = unit / 1024.0
-                target.bw_stats = {
-                    "min": _scaled(kv.get("min"), factor), "max": _scaled(kv.get("max"), factor),
-                    "per": _num(kv.get("per")),
-                    "mean": _scaled(kv.get("avg"), factor), "stdev": _scaled(kv.get("stdev"), factor),
-                    "samples": _num(kv.get("samples")),
-                }
-            return True
-        m = _IOPS_STAT.match(s)
-        if m:
-            target = self._current_dir(ln)
-            if target is not None:
-                kv = _kv(m["kv"])
-                target.iops_stats = {k: _num(kv.get(src)) for k, src in
-                                     (("min", "min"), ("max", "max"), ("mean", "avg"),
-                                      ("stdev", "stdev"), ("samples", "samples"))}
-            return True
-        if _LAT_DIST.match(s) or _PRIO.match(s) or _IGNORED_JOB_LINE.match(s):
-            return True
-        m = _CPU.match(s)
-        if m:
-            job.cpu = {"usr": float(m["usr"]), "sys": float(m["sys"]), "ctx": int(m["ctx"]),
-                       "majf": int(m["majf"]), "minf": int(m["minf"])}
-            self.dir = None
-            return True
-        m = _ISSUED_OLD.match(s)
-        if m:
-            for d, key in (("read", "r"), ("write", "w"), ("trim", "d")):
-                job.issued[d] = (_int(m[key]), _int(m["s" + key]), _int(m["d" + key]))
-            return True
-        m = _ISSUED_NEW.match(s)
-        if m:
-            total = _ints(m["total"])
-            short = _ints(m["short"])
-            dropped = _ints(m["dropped"])
-            for d, i in _DIR_INDEX.items():
-                job.issued[d] = (_at(total, i), _at(short, i), _at(dropped, i))
-            return True
-        return False
+        return bool(_IGNORED_JOB_LINE.match(s))
 
     def _start_dir(self, ln: int, m: re.Match, legacy: bool) -> None:
         job = self.job
@@ -565,7 +573,7 @@ class _Reader:
 
 
 def _int(text: str | None) -> int | None:
-    if text is None or not re.fullmatch(r"-?\d+", text):
+    if text is None or not _INT.fullmatch(text):
         return None
     return int(text)
 
@@ -594,8 +602,13 @@ def _scaled(text: str | None, factor: float) -> float | None:
 def parse(text: str) -> ParseResult:
     result = ParseResult(format=NAME)
     reader = _Reader(result)
-    for ln, s in _logical_lines(text):
-        reader.feed(ln, s)
+    feed = reader.feed
+    for ln, s in enumerate(text.split("\n"), start=1):
+        if "\r" in s:
+            for segment in _cr_segments(s):
+                feed(ln, segment)
+        else:
+            feed(ln, s)
     docs = [d for d in reader.docs if d.headers or d.has_results or d.version]
     if not any(d.jobs for d in docs):
         if reader.errors:
@@ -643,6 +656,7 @@ def _emit(doc: _Doc, result: ParseResult) -> None:
     by_name: dict[str, list[_Header]] = defaultdict(list)
     for h in doc.headers:
         by_name[h.name].append(h)
+    per_opts: dict[int, tuple] = {}  # id(opts) -> (opts, iodepth, sizes, options json)
     for job_index, job in enumerate(doc.jobs):
         header = by_name[job.name][0] if by_name.get(job.name) else None
         if header is None and doc.headers:
@@ -662,9 +676,13 @@ def _emit(doc: _Doc, result: ParseResult) -> None:
                 result.warn(job.line, f"group {job.group_id} reports {headers_per_group[job.group_id]} job "
                                       "sections with different options as one block: workload columns left null")
                 opts = {}
-        iodepth = _int(opts.get("iodepth"))
-        sizes = _block_sizes(opts.get("bs"))
-        common = _common_columns(doc, job_index, job, opts, iodepth, numjobs, group_reporting, sizes)
+        derived = per_opts.get(id(opts))
+        if derived is None:  # jobs of one header share it (opts is kept, so its id stays unique)
+            derived = per_opts[id(opts)] = (opts, _int(opts.get("iodepth")), _block_sizes(opts.get("bs")),
+                                            json.dumps(opts, sort_keys=True) if opts else None)
+        _, iodepth, sizes, options_json = derived
+        common = _common_columns(doc, job_index, job, opts, iodepth, numjobs, group_reporting, sizes,
+                                 options_json)
         for direction in DIRECTIONS:
             d = job.dirs.get(direction)
             if d is None:
@@ -672,15 +690,16 @@ def _emit(doc: _Doc, result: ParseResult) -> None:
             row = dict(common)
             row.update(_direction_columns(d, job, sizes, result))
             result.add("fio_jobs", row)
-            for kind, pct, value in d.pct:
-                result.add("fio_percentiles", {
-                    "doc_index": doc.index, "job_index": job_index, "direction": direction,
-                    "latency_kind": kind, "percentile": pct, "latency_us": value,
-                })
-    for row in doc.groups:
-        result.add("fio_run_status_groups", row)
-    for row in doc.disks:
-        result.add("fio_disk_util", row)
+            if d.pct:
+                doc_index = doc.index
+                result.tables.setdefault("fio_percentiles", []).extend([
+                    {"doc_index": doc_index, "job_index": job_index, "direction": direction,
+                     "latency_kind": kind, "percentile": pct, "latency_us": value}
+                    for kind, pct, value in d.pct])
+    if doc.groups:
+        result.tables.setdefault("fio_run_status_groups", []).extend(doc.groups)
+    if doc.disks:
+        result.tables.setdefault("fio_disk_util", []).extend(doc.disks)
 
 
 def _numjobs(doc: _Doc, job: _Job, header: _Header | None, blocks_per_name: Counter,
@@ -733,7 +752,7 @@ def _read_pct(rw: str | None) -> float | None:
     return None  # mixed: rwmixread is not printed in text output
 
 
-def _common_columns(doc, job_index, job, opts, iodepth, numjobs, group_reporting, sizes) -> dict:
+def _common_columns(doc, job_index, job, opts, iodepth, numjobs, group_reporting, sizes, options_json) -> dict:
     rw = opts.get("rw")
     return {
         "doc_index": doc.index,
@@ -759,7 +778,7 @@ def _common_columns(doc, job_index, job, opts, iodepth, numjobs, group_reporting
         "time_based": None,
         "runtime_option_s": None,
         "ramp_time_s": None,
-        "job_options_json": json.dumps(opts, sort_keys=True) if opts else None,
+        "job_options_json": options_json,
         "elapsed_s": None,
         "usr_cpu_pct": job.cpu.get("usr"),
         "sys_cpu_pct": job.cpu.get("sys"),
@@ -827,10 +846,10 @@ def _direction_columns(d: _Dir, job: _Job, sizes, result: ParseResult) -> dict:
         "iops_stdev": d.iops_stats.get("stdev"),
         "iops_samples": _as_int(d.iops_stats.get("samples")),
     }
-    for kind in LATENCY_KINDS:
+    for kind, columns in _LAT_COLUMNS:
         stats = d.lat.get(kind, {})
-        for col in ("min", "max", "mean", "stdev"):
-            row[f"{kind}_{col}_us"] = stats.get(col)
+        for col, name in columns:
+            row[name] = stats.get(col)
     return row
 
 

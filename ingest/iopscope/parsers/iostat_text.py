@@ -203,7 +203,7 @@ class _Reader:
         self.warned_unknown: set[str] = set()
         self.sample: dict | None = None     # base of the current report
         self.sample_cpu = False
-        self.sample_cols: set[str] = set()
+        self.sample_cols: frozenset[str] | set[str] = frozenset()
         self.sample_rows: dict[str, dict] = {}
         self.pending_ts: tuple[str, object] | None = None
         self.sample_tokens: list[str] = []
@@ -372,7 +372,7 @@ class _Reader:
                 else:
                     self.sample_tokens = tokens
                     layout = dc.layout
-                self.sample_cols = self.sample_cols | dc.outputs
+                self.sample_cols = self.sample_cols | dc.outputs if self.sample_cols else dc.outputs
                 sample_rows = self.sample_rows
                 names = dc.names
                 ncols = len(names) + 1

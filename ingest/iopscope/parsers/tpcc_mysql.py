@@ -81,6 +81,8 @@ import math
 import re
 from collections import Counter
 from datetime import datetime
+from itertools import repeat
+from operator import itemgetter, sub
 from typing import Any
 
 from iopscope.parsers.base import ParseError, ParseResult
@@ -138,6 +140,87 @@ _LABEL = r"(?:[A-Za-z_][\w.]*|\d+(?:\.\d+)?%?)"
 _F_LABELS = re.compile(rf"^(?:{_LABEL}\s*:\s*{_NUM}\s*)+$")
 _F_LABEL = re.compile(rf"({_LABEL})\s*:\s*({_NUM})")
 _F_WORD = re.compile(r"^[A-Za-z][\w-]*$")
+
+# Runs of interval lines, read in bulk. Each pattern below is one generation's interval line
+# exactly as tpcc_start prints it: single spaces, plain decimals (at most 300 integer digits,
+# so float() is always finite), counts of at most 18 digits (always int64). Every line one of
+# them matches is one that _FAST or _generic_interval reads into the same row; lines they miss
+# (nan, negative counts, odd spacing, extra fields) take that general path one by one. The
+# patterns are disjoint, so the order they are tried in does not matter.
+_I = r"([0-9]{1,18}+)"
+_D = r"([0-9]{1,300}+\.[0-9]++)"
+_PAIRS = rf", {_I}\|{_D}, {_I}\|{_D}, {_I}\|{_D}, {_I}\|{_D}$"
+_PAIR_COLUMNS = tuple(col for key in TX_KEYS[1:] for col in (f"{key}_count", f"{key}_max_ms"))
+_META_COLUMNS = ("interval_index", "elapsed_s", "interval_s", "is_rampup_mixed", "is_rampup")
+
+
+class _LineKind:
+    """One bulk-readable interval line shape: its pattern and how its groups become a row.
+
+    ``columns`` lists (column, conversion, group index) in the order the general path sets
+    them (conversion "int", "float" or "none" for a column it sets to None); ``build`` is
+    compiled from it once, at import: ``build(groups, *meta)`` returns the row dicts, with
+    the columns of ``_META_COLUMNS`` last, in the order ``_add_interval`` adds them.
+    """
+
+    def __init__(self, pattern: str, variant: str | None, columns: tuple, phase_group: int | None = None):
+        self.regex = re.compile(pattern)
+        self.match = self.regex.match
+        self.variant = variant          # None: "trx-p95-p99" or "trx-95-99-nopct" from group 2
+        self.phase_group = phase_group  # group holding the rampup / measure word, if any
+        values = {"int": "int(g{})", "float": "float(g{})", "none": "None"}
+        items = [f"{col!r}: {values[conv].format(index)}" for col, conv, index in columns]
+        items += [f"{col!r}: m{i}" for i, col in enumerate(_META_COLUMNS)]
+        meta = ", ".join(f"m{i}" for i in range(len(_META_COLUMNS)))
+        names = ", ".join(f"g{i}" for i in range(self.regex.groups))
+        source = (f"lambda groups, {meta}: [{{{', '.join(items)}}} "
+                  f"for ({names}), {meta} in zip(groups, {meta})]")
+        self.build = eval(source, {"__builtins__": {"int": int, "float": float, "zip": zip}})  # noqa: S307
+
+
+def _pairs_columns(first: int) -> tuple:
+    return tuple((col, "int" if i % 2 == 0 else "float", first + i) for i, col in enumerate(_PAIR_COLUMNS))
+
+
+def _groups_columns(late: bool, with_max: bool) -> tuple:
+    """count[(late)]:rt90[|max] x5, as _generic_interval sets them (avg is always None here)."""
+    columns, index = [], 1
+    for key in TX_KEYS:
+        columns.append((f"{key}_count", "int", index))
+        index += 1
+        if late:
+            columns.append((f"{key}_late_count", "int", index))
+            index += 1
+        columns.append((f"{key}_rt90_ms", "float", index))
+        index += 1
+        if with_max:
+            columns.append((f"{key}_max_ms", "float", index))
+            index += 1
+        else:
+            columns.append((f"{key}_max_ms", "none", 0))
+        columns.append((f"{key}_avg_ms", "none", 0))
+    return tuple(columns)
+
+
+_KINDS = (
+    _LineKind(rf"^{_I}, trx: {_I}, 95(%?): {_D}, 99%?: {_D}, max_rt: {_D}{_PAIRS}", None,
+              (("new_order_count", "int", 1), ("new_order_p95_ms", "float", 3),
+               ("new_order_p99_ms", "float", 4), ("new_order_max_ms", "float", 5)) + _pairs_columns(6)),
+    _LineKind(rf"^{_I}, trx: {_I}, 95%: {_D}, 99%: {_D}, 99\.9%: {_D}, max_rt: {_D}{_PAIRS}", "trx-p95-p99-p999",
+              (("new_order_count", "int", 1), ("new_order_p95_ms", "float", 2),
+               ("new_order_p99_ms", "float", 3), ("new_order_p999_ms", "float", 4),
+               ("new_order_max_ms", "float", 5)) + _pairs_columns(6)),
+    _LineKind(rf"^{_I}, (rampup|measure), trx: {_I}, 95%: {_D}, 99%: {_D}, max_rt: {_D}{_PAIRS}",
+              "trx-p95-p99-phase",
+              (("new_order_count", "int", 2), ("new_order_p95_ms", "float", 3),
+               ("new_order_p99_ms", "float", 4), ("new_order_max_ms", "float", 5)) + _pairs_columns(6),
+              phase_group=1),
+    _LineKind(rf"^{_I}, trx: {_I} max_rt: {_D}{_PAIRS}", "trx-max",
+              (("new_order_count", "int", 1), ("new_order_max_ms", "float", 2)) + _pairs_columns(3)),
+    _LineKind(rf"^{_I}" + rf", {_I}:{_D}\|{_D}" * 5 + "$", "rt90-max", _groups_columns(False, True)),
+    _LineKind(rf"^{_I}" + rf", {_I}\({_I}\):{_D}\|{_D}" * 5 + "$", "late-rt90-max", _groups_columns(True, True)),
+    _LineKind(rf"^{_I}" + rf", {_I}\({_I}\):{_D}" * 5 + "$", "late-rt90", _groups_columns(True, False)),
+)
 
 
 def detect(head: str, filename: str) -> float:
@@ -263,11 +346,36 @@ def parse(text: str) -> ParseResult:
     # A last line without its newline may have been cut anywhere.
     cut_last = bool(text) and not text.endswith("\n") and bool(lines) and lines[-1].strip() != ""
     last = len(lines)
+    # Consecutive interval lines of one _KINDS shape are collected, then read by _add_run
+    # before any other line is looked at (other lines read and change the same state).
+    kind = _KINDS[0]
+    run_numbers: list[int] = []
+    run_groups: list[tuple] = []
     for number, raw_line in enumerate(lines, start=1):
         line = raw_line.strip()
         if not line:
-            _flush_unknown(st, result)
+            if st.unknown:
+                _flush_unknown(st, result)
             continue
+        m = kind.match(line)
+        if m is None and "0" <= line[0] <= "9":
+            for other in _KINDS:
+                m = other.match(line)
+                if m is not None:
+                    if run_groups:
+                        _add_run(st, kind, run_numbers, run_groups)
+                        run_numbers, run_groups = [], []
+                    kind = other
+                    break
+        if m is not None and (number != last or not cut_last):
+            if st.unknown:
+                _flush_unknown(st, result)
+            run_numbers.append(number)
+            run_groups.append(m.groups())
+            continue
+        if run_groups:
+            _add_run(st, kind, run_numbers, run_groups)
+            run_numbers, run_groups = [], []
         if number == last and cut_last and not _TPMC.match(line):
             m = _STOPPING.match(line)
             if m and not m.group(2):  # dots arrive one by one: a short run of them is real
@@ -277,6 +385,8 @@ def parse(text: str) -> ParseResult:
             result.warn(number, f"last line has no newline (output cut short): dropped: {_shown(line, 80)}")
             continue
         _read_line(st, line, number, result)
+    if run_groups:
+        _add_run(st, kind, run_numbers, run_groups)
     _flush_unknown(st, result)
     if not st.recognized:
         raise ParseError("no tpcc_start output found (no banner, <Parameters>, interval line or results)")
@@ -671,6 +781,55 @@ def _add_interval(st: _State, elapsed: int | None, row: dict, variant: str, phas
         st.reach("measuring")
 
 
+def _add_run(st: _State, kind: _LineKind, numbers: list[int], groups: list[tuple]) -> None:
+    """_add_interval for consecutive lines of one _KINDS shape, a column at a time."""
+    n = len(groups)
+    elapsed = list(map(int, map(itemgetter(0), groups)))
+    prev = st.prev_elapsed
+    steps = list(map(sub, elapsed[1:], elapsed))
+    if (prev is None or elapsed[0] > prev) and (not steps or min(steps) > 0):
+        first = elapsed[0] if prev is None else elapsed[0] - prev
+        intervals = [float(first) if first > 0 else None]
+        intervals += map(float, steps)
+    else:  # some elapsed value does not increase: the line by line rule, with its warning
+        intervals = []
+        for e, number in zip(elapsed, numbers):
+            if prev is None:
+                intervals.append(float(e) if e > 0 else None)
+            elif e > prev:
+                intervals.append(float(e - prev))
+            else:
+                intervals.append(None)
+                st.problem(number, "elapsed seconds do not increase from the previous interval line")
+            prev = e
+    st.prev_elapsed = elapsed[-1]
+    if kind.phase_group is None:
+        rampup = [st.rampup_s is not None and not st.measuring_started] * n
+    else:
+        rampup = [g[kind.phase_group] == "rampup" for g in groups]
+    mixed = [False] * n
+    if not st.flagged_mixed and not all(rampup):
+        at = rampup.index(False)
+        st.flagged_mixed = True
+        mixed[at] = not (st.seen_rampup_lines or any(rampup[:at]))
+    if any(rampup):
+        st.seen_rampup_lines = True
+    start = len(st.intervals)
+    st.intervals += kind.build(groups, range(start, start + n), map(float, elapsed), intervals, mixed, rampup)
+    if kind.variant is not None:
+        st.variants[kind.variant] = st.variants.get(kind.variant, 0) + n
+    else:
+        with_pct = [g[2] for g in groups].count("%")
+        counts = {"trx-p95-p99": with_pct, "trx-95-99-nopct": n - with_pct}
+        order = ("trx-p95-p99", "trx-95-99-nopct") if groups[0][2] else ("trx-95-99-nopct", "trx-p95-p99")
+        for variant in order:
+            if counts[variant]:
+                st.variants[variant] = st.variants.get(variant, 0) + counts[variant]
+    st.recognized = True
+    if st.reached < _PHASE_RANK["measuring"] and not all(rampup):
+        st.reach("measuring")
+
+
 # --------------------------------------------------------------------------- results
 
 
@@ -697,7 +856,7 @@ def _finish(st: _State, result: ParseResult, cut_last: bool) -> None:
 
     # Report interval: -i when printed, else the interval lines, else the default.
     measured_rows = [r for r in st.intervals if not r["is_rampup"]]
-    steps = [r["interval_s"] for r in st.intervals if r["interval_s"]]
+    steps = list(filter(None, map(itemgetter("interval_s"), st.intervals)))
     seen_interval = Counter(steps).most_common(1)[0][0] if steps else None
     report_interval, source = _int(st.options.get("i")), "option"
     if report_interval is None or report_interval <= 0:
@@ -729,7 +888,7 @@ def _finish(st: _State, result: ParseResult, cut_last: bool) -> None:
             result.warn(None, f"TpmC printed {tpmc_printed:.3f} differs from (New-Order sc + lt) x 60 / "
                               f"{st.in_sec} s = {tpmc_recomputed:.3f}")
 
-    interval_no = sum(r.get("new_order_count") or 0 for r in measured_rows)
+    interval_no = sum(filter(None, map(dict.get, measured_rows, repeat("new_order_count"))))  # None, 0 add 0
     interval_secs = sum(r["interval_s"] or 0 for r in measured_rows if r.get("new_order_count") is not None)
     interval_tpmc = interval_no * 60.0 / interval_secs if interval_secs else None
 
@@ -781,8 +940,8 @@ def _finish(st: _State, result: ParseResult, cut_last: bool) -> None:
         if (st.extra_params or st.extra) else None,
     }
     result.add("tpcc_runs", run)
-    for row in st.intervals:
-        result.add("tpcc_intervals", row)
+    if st.intervals:
+        result.tables.setdefault("tpcc_intervals", []).extend(st.intervals)
     for index in range(5):
         row = _summary_row(st, index)
         if row is not None:
@@ -867,9 +1026,11 @@ def _scrub(result: ParseResult, secrets: list[str]) -> None:
 
     dropped = []
     for table, rows in result.tables.items():
-        for row in rows:
+        if table == "tpcc_intervals":
             # Interval rows hold text only in extra_fields_json: skip scanning their numbers.
-            items = ([("extra_fields_json", row.get("extra_fields_json"))] if table == "tpcc_intervals"
+            rows = [row for row in rows if "extra_fields_json" in row]
+        for row in rows:
+            items = ([("extra_fields_json", row["extra_fields_json"])] if table == "tpcc_intervals"
                      else list(row.items()))
             for key, value in items:
                 if isinstance(value, str):

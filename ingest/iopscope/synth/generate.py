@@ -259,9 +259,12 @@ def _avg_cpu(mp_all: list[float]) -> dict[str, float]:
 
 
 def _sysstat_files(run: RunPlan, rng: random.Random, start: dt.datetime,
-                   seconds: list[tuple[float, float, list[tuple[str, dict[str, float]]]]]) -> dict[str, str]:
+                   seconds: list[tuple[float, float, list[tuple[str, dict[str, float]]]]],
+                   parts: tuple[str, ...] = ("iostat", "mpstat")) -> dict[str, str]:
     """iostat + mpstat texts for per-second (busy %, iowait %, disks) samples."""
     c = run.campaign
+    if "iostat" not in parts and "mpstat" not in parts:
+        return {}
     per_cpu = c.host.logical_cpus <= 8
     io_samples, mp_samples = [], []
     for i, (busy, iowait, disks) in enumerate(seconds):
@@ -271,10 +274,12 @@ def _sysstat_files(run: RunPlan, rng: random.Random, start: dt.datetime,
         io_samples.append((when, _avg_cpu(loads[0][1]),
                            [(name, {k: round(v, 2) for k, v in row.items()}) for name, row in disks]))
     host = dict(kernel=c.kernel, hostname=c.host_id, cpus=c.host.logical_cpus, iso=c.iso_time)
-    files = {"mpstat.json": fmt.mpstat_json(samples=mp_samples, **host)}
-    if c.iostat_json:
+    files = {}
+    if "mpstat" in parts:
+        files["mpstat.json"] = fmt.mpstat_json(samples=mp_samples, **host)
+    if "iostat" in parts and c.iostat_json:
         files["iostat.json"] = fmt.iostat_json(samples=io_samples, **host)
-    else:
+    elif "iostat" in parts:
         files["iostat.txt"] = fmt.iostat_text(samples=io_samples, **host)
     return files
 
@@ -284,7 +289,7 @@ def _queue_await(base_us: float, rho: float) -> float:
     return base_us / 1000.0 / max(0.04, 1.0 - min(rho, 0.96))
 
 
-def tpcc_run(run: RunPlan) -> tuple[dict[str, Any], dict[str, str]]:
+def tpcc_run(run: RunPlan, parts: tuple[str, ...] = ("tpcc", "iostat", "mpstat")) -> tuple[dict[str, Any], dict[str, str]]:
     c = run.campaign
     connections = c.levels[run.step]
     rng = random.Random(f"iopscope-synth/run/{run.run_id}")
@@ -347,8 +352,8 @@ def tpcc_run(run: RunPlan) -> tuple[dict[str, Any], dict[str, str]]:
         iowait = min(40.0, 100.0 * rho * 0.3) if c.device.rotational else min(8.0, rho * 4)
         seconds.append((point.cpu_busy_pct * level, iowait, disks))
     measure_start = start + dt.timedelta(seconds=c.rampup_s)
-    files = {"tpcc_start.out": out}
-    files.update(_sysstat_files(run, rng, measure_start, seconds))
+    files = {"tpcc_start.out": out} if "tpcc" in parts else {}
+    files.update(_sysstat_files(run, rng, measure_start, seconds, parts))
     devices = [_device_table(c.device, c.device_id, data_name, "data" if c.log_device else "data+log",
                              c.capacity_gb)]
     if c.log_device:
@@ -377,7 +382,7 @@ def tpcc_run(run: RunPlan) -> tuple[dict[str, Any], dict[str, str]]:
     return manifest, files
 
 
-def fio_run(run: RunPlan) -> tuple[dict[str, Any], dict[str, str]]:
+def fio_run(run: RunPlan, parts: tuple[str, ...] = ("fio", "iostat", "mpstat")) -> tuple[dict[str, Any], dict[str, str]]:
     c = run.campaign
     profile = c.profiles[run.step]
     rw, read_share, bs, seq = FIO_PROFILES[profile]
@@ -429,7 +434,7 @@ def fio_run(run: RunPlan) -> tuple[dict[str, Any], dict[str, str]]:
                         rows.append((s * 1000, value, ddir_code))
                 logs[f"fio_{kind}.{number + 1}.log"] = fmt.fio_log(rows, log_offset=True)
         r_s, w_s = iops * read_share, iops * (1 - read_share)
-        for s in range(step_s):
+        for s in range(step_s if ("iostat" in parts or "mpstat" in parts) else 0):
             j = _jitter(rng, 0.03) if s >= 1 else 0.6
             disks = [(dev_name, _disk_row(r_s * j, w_s * j, float(bs), float(bs), p.read_lat_us / 1000.0,
                                           p.write_lat_us / 1000.0, seq))]
@@ -446,7 +451,7 @@ def fio_run(run: RunPlan) -> tuple[dict[str, Any], dict[str, str]]:
                               global_options, [(f"{profile}-qd{qd}", {"iodepth": str(qd), "stonewall": ""})
                                                for qd in c.levels])
     files = {"fio.json": fmt.fio_json_dump(doc) + "\n", f"{profile}.fio": jobfile, **logs}
-    files.update(_sysstat_files(run, rng, start, seconds))
+    files.update(_sysstat_files(run, rng, start, seconds, parts))
     ended = start + dt.timedelta(seconds=elapsed)
     manifest = _manifest_common(run, ["fio", "iostat", "mpstat"], start, ended,
                                 f"SYNTHETIC fio {profile} profile ({rw}, {bs} KiB) at queue depths "
@@ -623,3 +628,61 @@ def _files(root: Path) -> Iterator[Path]:
     for folder, _, names in os.walk(root):
         for name in names:
             yield Path(folder) / name
+
+
+# ------------------------------------------------------------------------------ single big files
+
+BIG_FORMATS = ("tpcc_mysql", "iostat_text", "iostat_json", "mpstat_json", "fio_json", "fio_log")
+
+
+def _first_campaign(seed: int, kind: str) -> Campaign:
+    number = 0
+    while True:
+        c = campaign(seed, number)
+        if c.kind == kind:
+            return c
+        number += 1
+
+
+def format_file(fmt_name: str, target_bytes: int, seed: int = 1) -> tuple[str, str]:
+    """(file name, text) of ONE synthetic file of a format, about ``target_bytes`` long.
+
+    Used by the benchmark to time ingest on large single files and on many small ones.
+    tpcc: one long tpcc_start run (1 s intervals); iostat / mpstat: a long capture of an
+    8-vCPU host (mpstat -P ALL) with a data and a log device; fio_json: a json+ run with as
+    many stonewalled jobs as needed; fio_log: a per-IO completion-latency log (log_offset=1).
+    """
+    import dataclasses
+
+    if fmt_name == "fio_log":
+        rng = random.Random(f"iopscope-synth/{seed}/fio_log")
+        lines, t, size = [], 0, 0
+        mean_ns = 95000.0
+        while size < target_bytes:
+            t += rng.randrange(0, 3)
+            d = 0 if rng.random() < 0.67 else 1
+            value = int(rng.lognormvariate(math.log(mean_ns), 0.35))
+            line = f"{t}, {value}, {d}, 8192, {rng.randrange(0, 1 << 25) * 8192}, 0\n"
+            lines.append(line)
+            size += len(line)
+        return "fio_clat.1.log", "".join(lines)
+    if fmt_name == "fio_json":
+        base = _first_campaign(seed, "fio")
+        per_job = 20000
+        jobs = max(1, int(target_bytes / per_job))
+        levels = tuple(QD_LEVELS[i % len(QD_LEVELS)] for i in range(jobs))
+        c = dataclasses.replace(base, levels=levels, profiles=("database",), fio_logs=False)
+        _, files = fio_run(RunPlan(0, c, 0), parts=("fio",))
+        return "fio.json", files["fio.json"]
+    base = _first_campaign(seed, "tpcc")
+    host = HOST_CLASSES["mid-vm"]
+    log = DEVICE_CLASSES["nvme-gen3"]
+    part = {"tpcc_mysql": "tpcc", "iostat_text": "iostat", "iostat_json": "iostat", "mpstat_json": "mpstat"}[fmt_name]
+    per_second = {"tpcc": 105, "iostat": 800 if fmt_name == "iostat_text" else 1150, "mpstat": 1750}[part]
+    seconds = max(2, int(target_bytes / per_second))
+    c = dataclasses.replace(base, host=host, measure_s=seconds, levels=(32,), log_device=log,
+                            log_device_id=f"synth-{log.key}-big", iostat_json=fmt_name == "iostat_json")
+    _, files = tpcc_run(RunPlan(0, c, 0), parts=(part,))
+    name = {"tpcc": "tpcc_start.out", "mpstat": "mpstat.json"}.get(part) or (
+        "iostat.json" if fmt_name == "iostat_json" else "iostat.txt")
+    return name, files[name]

@@ -1,0 +1,747 @@
+#!/usr/bin/env python3
+"""iopscope benchmark: ingest, warehouse and site from the bundled data up to 10,000 runs.
+
+One command (also ``iopscope bench run`` and ``make bench``)::
+
+    .venv/bin/python bench/run.py                       # every section, scales 1x,100,1000
+    .venv/bin/python bench/run.py --scales 1x,100,1000,10000 --browser-scales 1x,10000
+    .venv/bin/python bench/run.py --smoke               # seconds: proves the harness works
+
+Writes ``<out>/bench.json`` (every number) and ``<out>/bench.md`` (the tables), ``<out>``
+defaulting to ``<work>/report``. Everything it generates lives under ``--work`` (default
+``/tmp/iopscope-bench``): synthetic raw trees, lakes, warehouses, site builds. It never writes
+to ``data/``, ``dist/`` or ``src/`` of the checkout (the site is built from a private copy).
+
+Sections (``--sections``):
+
+``formats``      ingest throughput per format on one large file and on many small files, with
+                 the raw read bound (``cat`` from the page cache, ``dd iflag=direct`` from the
+                 disk) and DuckDB writing the same records from CSV / NDJSON to Parquet as the
+                 reference (1 thread = one core, and all threads)
+``scales``       per scale: generation, full ingest (with a per-step breakdown), no-op re-ingest,
+                 ``dbt build`` (per-model timings from run_results.json), site build and what ships
+``incremental``  at the largest scale: one new run, then ingest + dbt build (+ site build)
+``browser``      Chromium: first chart and filter latency, JS heap (``--browser-scales``)
+
+Every stage runs in its own process; wall time, CPU time (user + sys) and peak RSS come from
+``wait4``. CPU time is the steadier figure on a shared machine: the wall clock also counts
+waiting for other processes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import math
+import os
+import platform
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "ingest"))
+PY = sys.executable
+BIN = Path(PY).parent
+TEXT_FORMATS = ("tpcc_mysql", "iostat_text", "fio_log")
+JSON_FORMATS = ("iostat_json", "mpstat_json", "fio_json")
+DUCKDB_THREADS = os.cpu_count() or 1
+SIZES = {"1x": 0, "100": 100, "1000": 1000, "10000": 10000}
+TARGETS = {"text_mb_s_per_core": 30.0, "duckdb_ratio_max": 3.0, "incremental_s": 10.0,
+           "first_chart_ms": 2000.0, "filter_ms": 300.0}
+
+
+def log(msg: str) -> None:
+    print(f"[bench {time.strftime('%H:%M:%S')}] {msg}", file=sys.stderr, flush=True)
+
+
+# ------------------------------------------------------------------------------ measuring
+
+
+def measure(cmd: list[str], env: dict[str, str] | None = None, cwd: Path | None = None,
+            stdin: Any = None, stdout_path: Path | None = None) -> dict[str, Any]:
+    """Run ``cmd``; wall, user + sys CPU and peak RSS of it and its descendants (wait4)."""
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        target = open(stdout_path, "wb") if stdout_path else out
+        try:
+            t0 = time.perf_counter()
+            proc = subprocess.Popen(cmd, env=env, cwd=cwd, stdout=target, stderr=err, stdin=stdin)
+            _, status, ru = os.wait4(proc.pid, 0)
+            wall = time.perf_counter() - t0
+            proc.returncode = os.waitstatus_to_exitcode(status)
+        finally:
+            if stdout_path:
+                target.close()
+        out.seek(0)
+        err.seek(0)
+        return {"cmd": " ".join(str(c) for c in cmd[:6]) + (" ..." if len(cmd) > 6 else ""),
+                "rc": proc.returncode, "wall_s": round(wall, 3), "cpu_s": round(ru.ru_utime + ru.ru_stime, 3),
+                "user_s": round(ru.ru_utime, 3), "sys_s": round(ru.ru_stime, 3),
+                "max_rss_mib": round(ru.ru_maxrss / 1024, 1),
+                "stdout": out.read().decode(errors="replace"), "stderr": err.read().decode(errors="replace")}
+
+
+def probe(args: list[str], env: dict[str, str] | None = None) -> dict[str, Any]:
+    """A bench/probe.py task in its own process: its JSON result plus the process figures."""
+    m = measure([PY, str(ROOT / "bench" / "probe.py"), *args], env=env)
+    if m["rc"] != 0:
+        raise RuntimeError(f"probe {args[0]} failed ({m['rc']}): {m['stderr'][-2000:]}")
+    result = json.loads(m["stdout"].strip().splitlines()[-1])
+    result["process"] = {k: m[k] for k in ("wall_s", "cpu_s", "max_rss_mib")}
+    return result
+
+
+def tree_size(path: Path) -> tuple[int, int]:
+    files = size = 0
+    for folder, _, names in os.walk(path):
+        for name in names:
+            try:
+                size += os.path.getsize(os.path.join(folder, name))
+                files += 1
+            except OSError:
+                pass
+    return files, size
+
+
+def read_bound(paths: list[Path], direct: bool = False) -> dict[str, Any]:
+    """Sequential read of the same bytes: ``cat`` to /dev/null (page cache) or ``dd iflag=direct``."""
+    total = sum(p.stat().st_size for p in paths)
+    if direct:
+        t0 = time.perf_counter()
+        ok = True
+        for p in paths:
+            r = subprocess.run(["dd", f"if={p}", "of=/dev/null", "bs=1M", "iflag=direct"],
+                               capture_output=True)
+            ok = ok and r.returncode == 0
+        wall = time.perf_counter() - t0
+        if not ok:
+            return {"bytes": total, "error": "dd iflag=direct not supported here"}
+    else:
+        with tempfile.NamedTemporaryFile("w", delete=False) as fh:
+            fh.write("\0".join(str(p) for p in paths))
+            listing = fh.name
+        try:
+            m = measure(["sh", "-c", f"xargs -0 cat < {listing} > /dev/null"])
+        finally:
+            os.unlink(listing)
+        wall = m["wall_s"]
+    return {"bytes": total, "wall_s": round(wall, 4), "mb_s": round(total / 1e6 / wall, 1) if wall else None}
+
+
+def pipeline_env(lake: Path, warehouse: Path, work: Path, raw: Path | None = None) -> dict[str, str]:
+    env = dict(os.environ)
+    env.update({"IOPSCOPE_HOME": str(ROOT), "IOPSCOPE_LAKE": str(lake), "IOPSCOPE_WAREHOUSE": str(warehouse),
+                "DBT_TARGET_PATH": str(work / "target"), "DBT_LOG_PATH": str(work / "logs"),
+                "DBT_SEND_ANONYMOUS_USAGE_STATS": "False", "DO_NOT_TRACK": "1",
+                "OBSERVABLE_TELEMETRY_DISABLE": "true", "PATH": f"{BIN}{os.pathsep}{env.get('PATH', '')}"})
+    if raw is not None:
+        env["IOPSCOPE_RAW"] = str(raw)
+    return env
+
+
+def machine() -> dict[str, Any]:
+    info: dict[str, Any] = {"cpus": os.cpu_count(), "platform": platform.platform(),
+                            "python": platform.python_version(), "loadavg_start": os.getloadavg()}
+    try:
+        cpuinfo = Path("/proc/cpuinfo").read_text()
+        info["cpu_model"] = re.search(r"model name\s*:\s*(.+)", cpuinfo).group(1).strip()
+        mem = Path("/proc/meminfo").read_text()
+        info["mem_gib"] = round(int(re.search(r"MemTotal:\s*(\d+)", mem).group(1)) / 2 ** 20, 1)
+    except (OSError, AttributeError):
+        pass
+    versions = {}
+    try:
+        import duckdb
+        import pyarrow
+        versions.update(duckdb=duckdb.__version__, pyarrow=pyarrow.__version__)
+    except ImportError:
+        pass
+    for name, cmd in (("node", ["node", "--version"]), ("dbt", [str(BIN / "dbt"), "--version"]),
+                      ("chromium", ["chromium", "--version"])):
+        try:
+            out = subprocess.run(cmd, capture_output=True, text=True, timeout=60).stdout
+            versions[name] = out.strip().splitlines()[0 if name != "dbt" else 1].strip(" -") if out.strip() else None
+        except (OSError, subprocess.SubprocessError, IndexError):
+            versions[name] = None
+    info["versions"] = versions
+    return info
+
+
+# ------------------------------------------------------------------------------ formats
+
+
+def section_formats(work: Path, big_mb: float, small_count: int, small_kb: float, seed: int,
+                    formats: tuple[str, ...]) -> dict[str, Any]:
+    from iopscope.synth.generate import format_file
+
+    base = work / "formats"
+    shutil.rmtree(base, ignore_errors=True)
+    results: dict[str, Any] = {}
+    for fmt_name in formats:
+        log(f"formats: {fmt_name} ({big_mb} MB file, {small_count} x {small_kb} KB files)")
+        entry: dict[str, Any] = {"format": fmt_name, "text": fmt_name in TEXT_FORMATS}
+        # -- one large file, alone in its run folder
+        name, text = format_file(fmt_name, int(big_mb * 1e6), seed)
+        raw = base / fmt_name / "big-raw"
+        (raw / "run").mkdir(parents=True)
+        big = raw / "run" / name
+        big.write_text(text)
+        del text
+        entry["big"] = big_file_bench(big, raw, base / fmt_name, fmt_name)
+        # -- many small files: copies of one small file, each in its own run folder
+        name, text = format_file(fmt_name, int(small_kb * 1e3), seed)
+        raw = base / fmt_name / "small-raw"
+        files = []
+        for i in range(small_count):
+            folder = raw / f"run-{i:05d}"
+            folder.mkdir(parents=True)
+            (folder / name).write_text(text)
+            files.append(folder / name)
+        entry["small"] = small_files_bench(files, raw, base / fmt_name, fmt_name)
+        shutil.rmtree(base / fmt_name, ignore_errors=True)
+        results[fmt_name] = entry
+    return results
+
+
+def _duckdb_reference(equiv: list[dict], out: Path, fmt_name: str) -> dict[str, Any]:
+    kind = "json" if fmt_name in JSON_FORMATS else "csv"
+    files = [e["path"] for e in equiv]
+    ref: dict[str, Any] = {"kind": f"read_{kind}", "equivalent_bytes": sum(e["bytes"] for e in equiv),
+                           "equivalent_rows": sum(e["rows"] for e in equiv)}
+    for threads in sorted({1, DUCKDB_THREADS}):
+        r = probe(["duckdb", kind, str(out / f"duck-{threads}"), *files, "--threads", str(threads)])
+        # in-process figures (the COPY statements only), as for our ingest: no interpreter start-up
+        ref[f"threads_{threads}"] = {"wall_s": round(r["wall_s"], 4), "cpu_s": round(r["cpu_s"], 4),
+                                     "rows": r["rows"], "max_rss_mib": r["process"]["max_rss_mib"]}
+    return ref
+
+
+def big_file_bench(big: Path, raw: Path, scratch: Path, fmt_name: str) -> dict[str, Any]:
+    size = big.stat().st_size
+    parse = probe(["parse", str(big), "--runs", "2", "--equiv", str(scratch / "equiv")])
+    if parse["format"] != fmt_name:
+        raise RuntimeError(f"{big} detected as {parse['format']}, expected {fmt_name}")
+    ingest = probe(["ingest", str(raw), str(scratch / "lake-big")])
+    read_bound([big])   # warm the page cache the same way for every reader
+    cat = read_bound([big])
+    direct = read_bound([big], direct=True)
+    ref = _duckdb_reference(parse["equiv"], scratch, fmt_name)
+    records = parse["records"]
+    out = {
+        "bytes": size, "records": records,
+        "parse": {"cpu_s": round(parse["cpu_s"], 4), "mb_s_cpu": _rate(size / 1e6, parse["cpu_s"]),
+                  "records_s_cpu": _rate(records, parse["cpu_s"])},
+        "ingest": {"wall_s": round(ingest["wall_s"], 4), "cpu_s": round(ingest["cpu_s"], 4),
+                   "mb_s_cpu": _rate(size / 1e6, ingest["cpu_s"]), "mb_s_wall": _rate(size / 1e6, ingest["wall_s"]),
+                   "records_s_cpu": _rate(records, ingest["cpu_s"]),
+                   "max_rss_mib": ingest["process"]["max_rss_mib"], "errors": ingest["errors"],
+                   "warnings": ingest["warnings"], "steps": ingest["steps"]},
+        "cat": cat, "dd_direct": direct, "duckdb": ref,
+    }
+    d1 = ref["threads_1"]
+    out["duckdb"]["mb_s_cpu_equivalent"] = _rate(ref["equivalent_bytes"] / 1e6, d1["cpu_s"])
+    out["duckdb"]["records_s_cpu"] = _rate(ref["equivalent_rows"], d1["cpu_s"])
+    # same records on both sides: the ratio of CPU seconds is the ratio of records/s
+    out["ratio_ingest_vs_duckdb_1t"] = round(ingest["cpu_s"] / d1["cpu_s"], 2) if d1["cpu_s"] else None
+    out["ratio_parse_vs_duckdb_1t"] = round(parse["cpu_s"] / d1["cpu_s"], 2) if d1["cpu_s"] else None
+    return out
+
+
+def small_files_bench(files: list[Path], raw: Path, scratch: Path, fmt_name: str) -> dict[str, Any]:
+    size = sum(f.stat().st_size for f in files)
+    ingest = probe(["ingest", str(raw), str(scratch / "lake-small")])
+    parse = probe(["parse", str(files[0]), "--equiv", str(scratch / "equiv-small")])
+    # the equivalent of every copy: the same CSV / NDJSON once per file
+    equiv = []
+    for e in parse["equiv"]:
+        for i in range(len(files)):
+            dst = scratch / "equiv-small-copies" / f"{i:05d}-{Path(e['path']).name}"
+            dst.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(e["path"], dst)
+            equiv.append({**e, "path": str(dst)})
+    read_bound(files)
+    cat = read_bound(files)
+    ref = _duckdb_reference(equiv, scratch, fmt_name)
+    records = ingest["rows_written"]
+    d1 = ref["threads_1"]
+    return {
+        "files": len(files), "bytes": size, "rows_written": records,
+        "ingest": {"wall_s": round(ingest["wall_s"], 3), "cpu_s": round(ingest["cpu_s"], 3),
+                   "mb_s_cpu": _rate(size / 1e6, ingest["cpu_s"]), "files_s_cpu": _rate(len(files), ingest["cpu_s"]),
+                   "max_rss_mib": ingest["process"]["max_rss_mib"], "errors": ingest["errors"],
+                   "warnings": ingest["warnings"], "steps": ingest["steps"]},
+        "cat": cat, "duckdb": ref,
+        "ratio_ingest_vs_duckdb_1t": round(ingest["cpu_s"] / d1["cpu_s"], 2) if d1["cpu_s"] else None,
+    }
+
+
+def _rate(amount: float, seconds: float) -> float | None:
+    return round(amount / seconds, 1) if seconds and seconds > 0 else None
+
+
+# ------------------------------------------------------------------------------ scales
+
+
+def ensure_tree(work: Path, scale: str, seed: int) -> tuple[Path, dict[str, Any]]:
+    """The raw root of a scale: data/raw itself at 1x, else bundled + N synthetic runs."""
+    from iopscope.synth.generate import generate
+
+    runs = SIZES.get(scale, None)
+    if runs is None:
+        runs = int(scale)
+    if runs == 0:
+        return ROOT / "data" / "raw", {"synthetic_runs": 0, "generated": False}
+    raw = work / f"raw-{runs}"
+    marker = raw / ".bench-tree.json"
+    if marker.exists():
+        info = json.loads(marker.read_text())
+        if info.get("seed") == seed and info.get("runs") == runs:
+            return raw, {**info, "generated": False}
+    shutil.rmtree(raw, ignore_errors=True)
+    log(f"generating {runs} synthetic runs into {raw}")
+    t0 = time.perf_counter()
+    c0 = time.process_time()
+    report = generate(raw, runs, seed, bundled=ROOT / "data" / "raw", workers=max(1, (os.cpu_count() or 1)))
+    info = {"seed": seed, "runs": runs, "synthetic_runs": report.runs, "synthetic_bytes": report.bytes,
+            "synthetic_files": report.files, "kinds": report.kinds, "devices": report.devices,
+            "generate_wall_s": round(time.perf_counter() - t0, 2),
+            "generate_cpu_s_parent": round(time.process_time() - c0, 2)}
+    marker.write_text(json.dumps(info))
+    return raw, {**info, "generated": True}
+
+
+def run_dbt(env: dict[str, str], target: Path) -> dict[str, Any]:
+    env = {**env, "DBT_TARGET_PATH": str(target), "DBT_LOG_PATH": str(target.parent / "logs")}
+    Path(env["IOPSCOPE_WAREHOUSE"]).parent.mkdir(parents=True, exist_ok=True)
+    m = measure([str(BIN / "dbt"), "build", "--project-dir", str(ROOT), "--profiles-dir", str(ROOT)],
+                env=env, cwd=ROOT)
+    out = {k: m[k] for k in ("rc", "wall_s", "cpu_s", "max_rss_mib")}
+    results_file = target / "run_results.json"
+    if results_file.exists():
+        results = json.loads(results_file.read_text())
+        nodes = []
+        statuses: dict[str, int] = {}
+        by_type: dict[str, float] = {}
+        for r in results.get("results", []):
+            uid = r["unique_id"]
+            kind = uid.split(".", 1)[0]
+            statuses[f"{kind}:{r['status']}"] = statuses.get(f"{kind}:{r['status']}", 0) + 1
+            by_type[kind] = by_type.get(kind, 0.0) + (r.get("execution_time") or 0.0)
+            nodes.append((r.get("execution_time") or 0.0, uid, r["status"]))
+        nodes.sort(reverse=True)
+        out["elapsed_s_dbt"] = round(results.get("elapsed_time", 0.0), 2)
+        out["statuses"] = statuses
+        out["node_seconds_by_type"] = {k: round(v, 2) for k, v in sorted(by_type.items())}
+        out["top_nodes"] = [{"node": uid, "s": round(t, 3), "status": st} for t, uid, st in nodes[:8]]
+        failures = [{"node": r["unique_id"], "status": r["status"], "message": (r.get("message") or "")[:300]}
+                    for r in results.get("results", []) if r["status"] in ("error", "fail")]
+        out["failures"] = failures[:10]
+    if m["rc"] != 0 and "failures" not in out:
+        out["stderr_tail"] = (m["stdout"] + m["stderr"])[-1500:]
+    warehouse = Path(env["IOPSCOPE_WAREHOUSE"])
+    out["warehouse_mib"] = round(warehouse.stat().st_size / 2 ** 20, 1) if warehouse.exists() else None
+    return out
+
+
+def private_site_root(work: Path) -> Path:
+    """A snapshot of the site sources beside the checkout's node_modules and venv, so the build
+    writes its cache in our own folder (never in the checkout's src/.observablehq)."""
+    site = work / "site-root"
+    shutil.rmtree(site, ignore_errors=True)
+    site.mkdir(parents=True)
+    shutil.copytree(ROOT / "src", site / "src", ignore=shutil.ignore_patterns(".observablehq"))
+    for name in ("observablehq.config.js", "package.json"):
+        shutil.copy2(ROOT / name, site / name)
+    for name in ("node_modules", ".venv", "ingest"):
+        if (ROOT / name).exists():
+            (site / name).symlink_to(ROOT / name)
+    return site
+
+
+def run_site(env: dict[str, str], site_root: Path, dist: Path) -> dict[str, Any]:
+    observable = site_root / "node_modules" / ".bin" / "observable"
+    if not observable.exists():
+        return {"skipped": "node_modules missing (npm ci)"}
+    shutil.rmtree(site_root / "src" / ".observablehq" / "cache", ignore_errors=True)
+    shutil.rmtree(dist, ignore_errors=True)
+    env = {**env, "IOPSCOPE_DIST": str(dist), "IOPSCOPE_PYTHON": PY}
+    m = measure([str(observable), "build"], env=env, cwd=site_root)
+    out: dict[str, Any] = {k: m[k] for k in ("rc", "wall_s", "cpu_s", "max_rss_mib")}
+    if m["rc"] != 0:
+        out["stderr_tail"] = (m["stdout"] + m["stderr"])[-1500:]
+        return out
+    files, size = tree_size(dist)
+    pages = sum(1 for p in dist.rglob("*.html"))
+    data_files = [p for p in dist.rglob("*") if p.is_file() and "_file" in p.parts]
+    largest = sorted(((p.stat().st_size, p) for p in dist.rglob("*") if p.is_file()), reverse=True)[:6]
+    out.update({"dist_files": files, "dist_mib": round(size / 2 ** 20, 2), "html_pages": pages,
+                "data_files": len(data_files), "data_mib": round(sum(p.stat().st_size for p in data_files) / 2 ** 20, 2),
+                "largest": [{"path": str(p.relative_to(dist)), "kib": round(s / 1024, 1)} for s, p in largest]})
+    return out
+
+
+def run_browser(dist: Path, pages: list[str]) -> dict[str, Any]:
+    script = ROOT / "bench" / "site_bench.mjs"
+    m = measure(["node", str(script), str(dist), *pages], cwd=ROOT)
+    if m["rc"] != 0:
+        return {"error": (m["stdout"] + m["stderr"])[-2000:]}
+    try:
+        result = json.loads(m["stdout"].strip().splitlines()[-1])
+    except (ValueError, IndexError):
+        return {"error": m["stdout"][-1000:] + m["stderr"][-1000:]}
+    result["process"] = {k: m[k] for k in ("wall_s", "cpu_s", "max_rss_mib")}
+    budget = ROOT / "bench" / "site_budget.mjs"
+    if budget.exists():   # the site helper's own budget check, when present: recorded as is
+        b = measure(["node", str(budget), str(dist)], cwd=ROOT, env={**os.environ, "IOPSCOPE_DIST": str(dist)})
+        result["site_budget"] = {"rc": b["rc"], "output": (b["stdout"] + b["stderr"])[-3000:]}
+    return result
+
+
+def state_stats(lake: Path) -> dict[str, Any]:
+    state = lake / "_state.json"
+    parts = sum(1 for _ in lake.rglob("*.parquet")) if lake.exists() else 0
+    return {"state_kib": round(state.stat().st_size / 1024, 1) if state.exists() else None, "parquet_files": parts,
+            "lake_mib": round(tree_size(lake)[1] / 2 ** 20, 1) if lake.exists() else None}
+
+
+def section_scale(work: Path, scale: str, seed: int, do_dbt: bool, do_site: bool,
+                  browser: bool, browser_pages: list[str]) -> dict[str, Any]:
+    raw, tree = ensure_tree(work, scale, seed)
+    files, size = tree_size(raw)
+    files -= 1 if (raw / ".bench-tree.json").exists() else 0
+    out: dict[str, Any] = {"scale": scale, "raw": str(raw), "tree": tree, "raw_files": files, "raw_bytes": size}
+    lake, wh = work / f"lake-{scale}", work / f"wh-{scale}" / "iopscope.duckdb"
+    shutil.rmtree(lake, ignore_errors=True)
+    shutil.rmtree(wh.parent, ignore_errors=True)
+    listing = [Path(d) / n for d, _, ns in os.walk(raw) for n in ns if not n.startswith(".")]
+    read_bound(listing)
+    out["cat"] = read_bound(listing)
+    log(f"{scale}: ingest of {len(listing)} files, {size / 1e6:.1f} MB")
+    ing = probe(["ingest", str(raw), str(lake)])
+    out["ingest"] = {k: ing[k] for k in ("wall_s", "cpu_s", "runs_seen", "runs_ingested", "files_parsed",
+                                          "bytes_parsed", "rows_written", "errors", "warnings", "first_errors",
+                                          "steps")}
+    out["ingest"]["max_rss_mib"] = ing["process"]["max_rss_mib"]
+    out["ingest"]["mb_s_cpu"] = _rate(ing["bytes_parsed"] / 1e6, ing["cpu_s"])
+    out["ingest"]["mb_s_wall"] = _rate(ing["bytes_parsed"] / 1e6, ing["wall_s"])
+    out["lake"] = state_stats(lake)
+    env = pipeline_env(lake, wh, work / f"dbt-{scale}", raw)
+    log(f"{scale}: no-op re-ingest")
+    noop = measure([str(BIN / "iopscope"), "ingest", "--quiet"], env=env, cwd=ROOT)
+    out["noop_ingest"] = {k: noop[k] for k in ("rc", "wall_s", "cpu_s", "max_rss_mib")}
+    if do_dbt:
+        log(f"{scale}: dbt build")
+        out["dbt"] = run_dbt(env, work / f"dbt-{scale}" / "target")
+    if do_site and out.get("dbt", {}).get("warehouse_mib"):
+        log(f"{scale}: site build")
+        site_root = private_site_root(work)
+        out["site"] = run_site(env, site_root, work / f"dist-{scale}")
+        if browser and out["site"].get("rc") == 0:
+            log(f"{scale}: browser")
+            out["browser"] = run_browser(work / f"dist-{scale}", browser_pages)
+    return out
+
+
+def section_incremental(work: Path, scale: str, seed: int, do_dbt: bool, do_site: bool) -> dict[str, Any]:
+    """One new run into the lake of ``scale`` (built by section_scale), then rebuild."""
+    from iopscope.synth.generate import generate, plan
+
+    runs = SIZES.get(scale, None)
+    runs = int(scale) if runs is None else runs
+    raw = work / f"raw-{runs}" if runs else None
+    if raw is None or not raw.exists():
+        return {"skipped": "needs a synthetic scale"}
+    lake, wh = work / f"lake-{scale}", work / f"wh-{scale}" / "iopscope.duckdb"
+    env = pipeline_env(lake, wh, work / f"dbt-{scale}", raw)
+    new = plan(seed, runs + 1)[runs]
+    new_dir = raw / new.rel_dir
+    campaign_existed = new_dir.parent.exists()
+    out: dict[str, Any] = {"scale": scale, "new_run": new.rel_dir}
+    try:
+        generate(raw, runs + 1, seed, start=runs)
+        log(f"incremental: ingest 1 new run into {scale}")
+        ing = measure([str(BIN / "iopscope"), "ingest", "--quiet"], env=env, cwd=ROOT)
+        out["ingest"] = {k: ing[k] for k in ("rc", "wall_s", "cpu_s", "max_rss_mib")}
+        out["ingest"]["summary"] = ing["stderr"].strip().splitlines()[-1:] if ing["stderr"].strip() else []
+        total = ing["wall_s"]
+        if do_dbt and wh.exists():
+            log("incremental: dbt build")
+            out["dbt"] = run_dbt(env, work / f"dbt-{scale}" / "target-incremental")
+            total += out["dbt"]["wall_s"]
+        out["ingest_plus_dbt_wall_s"] = round(total, 2)
+        if do_site and wh.exists() and (work / "site-root").exists():
+            log("incremental: site build")
+            out["site"] = run_site(env, work / "site-root", work / f"dist-{scale}-incremental")
+            out["ingest_dbt_site_wall_s"] = round(total + out["site"].get("wall_s", 0), 2)
+    finally:
+        shutil.rmtree(new_dir if campaign_existed else new_dir.parent, ignore_errors=True)
+    return out
+
+
+# ------------------------------------------------------------------------------ growth + report
+
+
+def growth(scales: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """log-log slope of each cost between consecutive scales (x = runs in the lake)."""
+    metrics = {
+        "ingest cpu_s": lambda s: s["ingest"]["cpu_s"],
+        "ingest wall_s": lambda s: s["ingest"]["wall_s"],
+        "ingest peak RSS": lambda s: s["ingest"]["max_rss_mib"],
+        "no-op re-ingest wall_s": lambda s: s["noop_ingest"]["wall_s"],
+        "state file KiB": lambda s: s["lake"]["state_kib"],
+        "dbt build wall_s": lambda s: s["dbt"]["wall_s"],
+        "dbt peak RSS": lambda s: s["dbt"]["max_rss_mib"],
+        "warehouse MiB": lambda s: s["dbt"]["warehouse_mib"],
+        "site build wall_s": lambda s: s["site"]["wall_s"],
+        "site MiB shipped": lambda s: s["site"]["dist_mib"],
+    }
+    rows = []
+    for name, get in metrics.items():
+        points = []
+        for s in scales:
+            try:
+                value = get(s)
+            except (KeyError, TypeError):
+                continue
+            if value:
+                points.append((s["ingest"]["runs_seen"], value, s["scale"]))
+        slopes = []
+        for (x0, y0, _), (x1, y1, _) in zip(points, points[1:]):
+            if x1 > x0 and y0 > 0 and y1 > 0:
+                slopes.append(round(math.log(y1 / y0) / math.log(x1 / x0), 2))
+        last = slopes[-1] if slopes else None
+        rows.append({"metric": name, "points": [[x, y, label] for x, y, label in points], "slopes": slopes,
+                     "superlinear": bool(last is not None and last > 1.15 and points[-1][0] >= 1000)})
+    return rows
+
+
+def targets(report: dict[str, Any]) -> list[dict[str, Any]]:
+    rows = []
+    for fmt_name, entry in report.get("formats", {}).items():
+        if not entry["text"]:
+            continue
+        big = entry["big"]
+        rows.append({"target": f"{fmt_name}: ingest >= {TARGETS['text_mb_s_per_core']:.0f} MB/s per core (large file)",
+                     "value": big["ingest"]["mb_s_cpu"],
+                     "met": (big["ingest"]["mb_s_cpu"] or 0) >= TARGETS["text_mb_s_per_core"]})
+        rows.append({"target": f"{fmt_name}: ingest within {TARGETS['duckdb_ratio_max']:.0f}x of DuckDB read_csv (1 thread)",
+                     "value": big["ratio_ingest_vs_duckdb_1t"],
+                     "met": (big["ratio_ingest_vs_duckdb_1t"] or 99) <= TARGETS["duckdb_ratio_max"]})
+    inc = report.get("incremental", {})
+    if "ingest_plus_dbt_wall_s" in inc:
+        rows.append({"target": f"1 new run into the {inc['scale']}-run lake, ingest + dbt build < {TARGETS['incremental_s']:.0f} s",
+                     "value": inc["ingest_plus_dbt_wall_s"],
+                     "met": inc["ingest_plus_dbt_wall_s"] < TARGETS["incremental_s"]})
+    for s in report.get("scales", []):
+        pages = (s.get("browser") or {}).get("pages") or []
+        if not pages:
+            continue
+        charts = [p["first_chart_ms"] for p in pages if p.get("first_chart_ms") is not None]
+        filters = [p["filter"]["settled_ms"] for p in pages if (p.get("filter") or {}).get("settled_ms") is not None]
+        if charts:
+            rows.append({"target": f"{s['scale']}: first chart <= {TARGETS['first_chart_ms']:.0f} ms (slowest page)",
+                         "value": max(charts), "met": max(charts) <= TARGETS["first_chart_ms"]})
+        if filters:
+            rows.append({"target": f"{s['scale']}: filter settles <= {TARGETS['filter_ms']:.0f} ms (slowest page)",
+                         "value": max(filters), "met": max(filters) <= TARGETS["filter_ms"]})
+    return rows
+
+
+def _fmt(v: Any) -> str:
+    if v is None:
+        return "-"
+    if isinstance(v, bool):
+        return "yes" if v else "**no**"
+    if isinstance(v, float):
+        return f"{v:,.3f}" if abs(v) < 10 else f"{v:,.1f}"
+    if isinstance(v, int):
+        return f"{v:,}"
+    return str(v)
+
+
+def _table(header: list[str], rows: list[list[Any]]) -> str:
+    lines = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
+    lines += ["| " + " | ".join(_fmt(c) for c in row) + " |" for row in rows]
+    return "\n".join(lines) + "\n"
+
+
+def markdown(report: dict[str, Any]) -> str:
+    m = report["machine"]
+    out = [f"# iopscope benchmark ({report['started_at']})\n",
+           f"Machine: {m.get('cpus')} CPUs ({m.get('cpu_model', '?')}), {m.get('mem_gib', '?')} GiB, "
+           f"{m.get('platform')}; load average {tuple(round(x, 2) for x in m['loadavg_start'])} at the start, "
+           f"{tuple(round(x, 2) for x in report.get('loadavg_end', (0, 0, 0)))} at the end. "
+           f"Versions: {', '.join(f'{k} {v}' for k, v in m.get('versions', {}).items() if v)}.\n",
+           f"Command: `{report['command']}`\n"]
+    if report.get("targets"):
+        out.append("## Targets\n")
+        out.append(_table(["target", "value", "met"], [[t["target"], t["value"], t["met"]] for t in report["targets"]]))
+    if report.get("formats"):
+        out.append("\n## Ingest per format: one large file\n")
+        out.append("MB = 10^6 bytes of the raw file. *CPU* rates are per core (user + sys seconds of the "
+                   "process). DuckDB writes the same records (CSV for text formats, NDJSON for JSON "
+                   "formats) to zstd Parquet; ratio = our CPU seconds / DuckDB's (1 thread) for the same "
+                   "records. `cat` reads the file from the page cache, `dd` with O_DIRECT from the disk.\n\n")
+        rows = []
+        for name, e in report["formats"].items():
+            b = e["big"]
+            rows.append([name, round(b["bytes"] / 1e6, 1), b["records"], b["parse"]["mb_s_cpu"], b["ingest"]["mb_s_cpu"],
+                         b["ingest"]["mb_s_wall"], b["ingest"]["records_s_cpu"], b["duckdb"]["records_s_cpu"],
+                         b["ratio_ingest_vs_duckdb_1t"], b["cat"].get("mb_s"), b["dd_direct"].get("mb_s"),
+                         b["ingest"]["max_rss_mib"], b["ingest"]["errors"]])
+        out.append(_table(["format", "MB", "records", "parse MB/s CPU", "ingest MB/s CPU", "ingest MB/s wall",
+                           "ingest rec/s CPU", "DuckDB rec/s (1 thr)", "ratio vs DuckDB", "cat MB/s", "dd direct MB/s",
+                           "peak RSS MiB", "errors"], rows))
+        out.append("\nWhere the ingest CPU goes (large file, seconds of CPU):\n\n")
+        rows = []
+        for name, e in report["formats"].items():
+            steps = e["big"]["ingest"]["steps"]
+            top = sorted(steps.items(), key=lambda kv: -kv[1]["cpu_s"])[:5]
+            rows.append([name] + [f"{k} {v['cpu_s']:.2f}" for k, v in top])
+        out.append(_table(["format", "1st", "2nd", "3rd", "4th", "5th"], rows))
+        out.append("\n## Ingest per format: many small files\n\n")
+        rows = []
+        for name, e in report["formats"].items():
+            s = e["small"]
+            rows.append([name, s["files"], round(s["bytes"] / s["files"] / 1e3, 1), s["ingest"]["mb_s_cpu"],
+                         s["ingest"]["files_s_cpu"], s["ingest"]["wall_s"], s["duckdb"]["threads_1"]["cpu_s"],
+                         s["ratio_ingest_vs_duckdb_1t"], s["cat"].get("mb_s"), s["ingest"]["errors"]])
+        out.append(_table(["format", "files", "KB each", "ingest MB/s CPU", "files/s CPU", "ingest wall s",
+                           "DuckDB CPU s (1 thr)", "ratio vs DuckDB", "cat MB/s", "errors"], rows))
+    if report.get("scales"):
+        out.append("\n## Scales\n\n")
+        rows = []
+        for s in report["scales"]:
+            i, d, site = s["ingest"], s.get("dbt", {}), s.get("site", {})
+            rows.append([s["scale"], i["runs_seen"], s["raw_files"], round(s["raw_bytes"] / 1e6, 1),
+                         s["cat"].get("mb_s"), i["wall_s"], i["cpu_s"], i["mb_s_cpu"], i["max_rss_mib"], i["errors"],
+                         s["noop_ingest"]["wall_s"], s["lake"]["parquet_files"], s["lake"]["state_kib"],
+                         d.get("wall_s"), d.get("max_rss_mib"), d.get("warehouse_mib"),
+                         site.get("wall_s"), site.get("max_rss_mib"), site.get("html_pages"), site.get("dist_mib")])
+        out.append(_table(["scale", "runs", "raw files", "raw MB", "cat MB/s", "ingest wall s", "ingest CPU s",
+                           "ingest MB/s CPU", "ingest RSS MiB", "errors", "no-op ingest s", "parquet files",
+                           "state KiB", "dbt build s", "dbt RSS MiB", "warehouse MiB", "site build s",
+                           "site RSS MiB", "pages", "dist MiB"], rows))
+        out.append("\nIngest CPU by step (seconds):\n\n")
+        steps = sorted({k for s in report["scales"] for k in s["ingest"]["steps"]})
+        rows = [[k] + [s["ingest"]["steps"].get(k, {}).get("cpu_s") for s in report["scales"]] for k in steps]
+        out.append(_table(["step"] + [s["scale"] for s in report["scales"]], rows))
+        for s in report["scales"]:
+            d = s.get("dbt")
+            if not d or not d.get("top_nodes"):
+                continue
+            out.append(f"\ndbt at {s['scale']}: {d.get('statuses')}; seconds by node type "
+                       f"{d.get('node_seconds_by_type')}; slowest nodes:\n\n")
+            out.append(_table(["node", "s", "status"], [[n["node"], n["s"], n["status"]] for n in d["top_nodes"][:6]]))
+            if d.get("failures"):
+                out.append("\nfailures: " + "; ".join(f"{f['node']} ({f['status']})" for f in d["failures"]) + "\n")
+        for s in report["scales"]:
+            b = s.get("browser")
+            if not b:
+                continue
+            if b.get("error"):
+                out.append(f"\nBrowser at {s['scale']}: error: {b['error'][:500]}\n")
+                continue
+            out.append(f"\n### Browser at {s['scale']}\n\n")
+            rows = [[p["path"], p.get("load_ms"), p.get("first_chart_ms"), p.get("charts"),
+                     (p.get("filter") or {}).get("control"), (p.get("filter") or {}).get("settled_ms"),
+                     p.get("heap_used_mib"), p.get("transfer_kib"), len(p.get("problems", []))] for p in b.get("pages", [])]
+            out.append(_table(["page", "load ms", "first chart ms", "charts", "filter changed", "filter settled ms",
+                               "JS heap MiB", "fetched KiB", "problems"], rows))
+    inc = report.get("incremental")
+    if inc and not inc.get("skipped"):
+        out.append(f"\n## One new run into the {inc['scale']}-run lake\n\n")
+        rows = [["ingest (iopscope ingest)", inc["ingest"]["wall_s"], inc["ingest"]["cpu_s"], inc["ingest"]["max_rss_mib"]]]
+        if inc.get("dbt"):
+            rows.append(["dbt build", inc["dbt"]["wall_s"], inc["dbt"]["cpu_s"], inc["dbt"]["max_rss_mib"]])
+        if inc.get("site"):
+            rows.append(["site build", inc["site"].get("wall_s"), inc["site"].get("cpu_s"), inc["site"].get("max_rss_mib")])
+        out.append(_table(["stage", "wall s", "CPU s", "peak RSS MiB"], rows))
+        out.append(f"\ningest + dbt build: **{inc.get('ingest_plus_dbt_wall_s')} s** wall\n")
+    if report.get("growth"):
+        out.append("\n## Growth (log-log slope between consecutive scales; 1 = linear)\n\n")
+        rows = [[g["metric"], ", ".join(f"{label}: {_fmt(y)}" for _, y, label in g["points"]),
+                 ", ".join(map(str, g["slopes"])), g["superlinear"]] for g in report["growth"]]
+        out.append(_table(["cost", "values", "slopes", "worse than linear"], rows))
+    return "".join(out)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--work", type=Path, default=Path(os.environ.get("IOPSCOPE_BENCH_WORK", "/tmp/iopscope-bench")))
+    ap.add_argument("--out", type=Path, help="report folder (default <work>/report)")
+    ap.add_argument("--scales", default="1x,100,1000", help="comma list of 1x and run counts (default 1x,100,1000)")
+    ap.add_argument("--sections", default="formats,scales,incremental,browser")
+    ap.add_argument("--formats", default=",".join(TEXT_FORMATS + JSON_FORMATS))
+    ap.add_argument("--big-mb", type=float, default=20.0, help="size of the large single file per format")
+    ap.add_argument("--small-count", type=int, default=200)
+    ap.add_argument("--small-kb", type=float, default=64.0)
+    ap.add_argument("--browser-scales", default=None, help="scales measured in Chromium (default: first and last)")
+    ap.add_argument("--browser-pages", default="/,/tpcc,/fio,/compare,/runs/")
+    ap.add_argument("--no-dbt", action="store_true")
+    ap.add_argument("--no-site", action="store_true")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--clean", action="store_true", help="delete generated raw trees when done")
+    ap.add_argument("--smoke", action="store_true",
+                    help="tiny sizes, no dbt / site / browser: checks that the harness runs and reports")
+    args = ap.parse_args(argv)
+    if args.smoke:
+        global DUCKDB_THREADS
+        DUCKDB_THREADS = 1
+        args.scales, args.big_mb, args.small_count, args.small_kb = "1x,12", 0.3, 3, 8.0
+        args.formats = "tpcc_mysql,iostat_json"
+        args.no_dbt = args.no_site = True
+        args.sections = "formats,scales,incremental"
+    sections = set(args.sections.split(","))
+    scales = [s.strip() for s in args.scales.split(",") if s.strip()]
+    browser_scales = set((args.browser_scales or f"{scales[0]},{scales[-1]}").split(","))
+    work = args.work.resolve()
+    work.mkdir(parents=True, exist_ok=True)
+    out_dir = (args.out or work / "report").resolve()
+    out_dir.mkdir(parents=True, exist_ok=True)
+    report: dict[str, Any] = {"started_at": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
+                              "command": " ".join(["bench/run.py", *(argv if argv is not None else sys.argv[1:])]),
+                              "machine": machine(), "work": str(work)}
+    t0 = time.perf_counter()
+
+    def save() -> None:
+        report["loadavg_end"] = os.getloadavg()
+        report["elapsed_s"] = round(time.perf_counter() - t0, 1)
+        if report.get("scales"):
+            report["growth"] = growth(report["scales"])
+        report["targets"] = targets(report)
+        (out_dir / "bench.json").write_text(json.dumps(report, indent=1, default=str))
+        (out_dir / "bench.md").write_text(markdown(report))
+
+    if "formats" in sections:
+        report["formats"] = section_formats(work, args.big_mb, args.small_count, args.small_kb, args.seed,
+                                            tuple(f for f in args.formats.split(",") if f))
+        save()
+    if "scales" in sections:
+        report["scales"] = []
+        for scale in scales:
+            report["scales"].append(section_scale(
+                work, scale, args.seed, not args.no_dbt, not args.no_site,
+                "browser" in sections and scale in browser_scales, args.browser_pages.split(",")))
+            save()
+    if "incremental" in sections and scales:
+        report["incremental"] = section_incremental(work, scales[-1], args.seed, not args.no_dbt, not args.no_site)
+    save()
+    if args.clean:
+        for scale in scales:
+            if SIZES.get(scale, 1):
+                shutil.rmtree(work / f"raw-{SIZES.get(scale) or scale}", ignore_errors=True)
+    log(f"report: {out_dir / 'bench.md'} and bench.json ({report['elapsed_s']} s)")
+    print(out_dir / "bench.json")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

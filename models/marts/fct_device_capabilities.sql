@@ -1,0 +1,181 @@
+-- What a device can do, for sizing: per device, load profile and array, the highest measured
+-- IOPS (and the MiB/s of the same job) whose latency stays within each target of
+-- var('capability_latency_targets_us'), on two bases (worst-direction p99 completion latency;
+-- IO-weighted mean total latency), with the fio job that proves it. Also listed, labelled:
+--   measured_maximum   the highest measured load of the profile, whatever its latency
+--   published_maximum  published maxima over all loads (Fujitsu's comparison table and prose)
+--   spec_sheet         data-sheet figures (dim_devices); never measured, never a latency
+-- Derived: usd_per_iops = price / iops; iops_per_gb = iops / capacity; usd_per_gb = price / capacity.
+with jobs as (
+
+    select * from {{ ref('int_fio_jobs_summarized') }}
+    where device_id is not null and profile_id is not null and total_iops > 0
+
+),
+
+published as (
+
+    select * from {{ ref('fct_published_io_results') }}
+    where is_over_all_loads and metric in ('iops', 'mb_per_s')
+
+),
+
+devices as (
+
+    select * from {{ ref('dim_devices') }}
+
+),
+
+targets as (
+    {%- for target in var('capability_latency_targets_us') %}
+    select cast({{ target }} as {{ type_double() }}) as latency_target_us
+    {%- if not loop.last %} union all{% endif %}
+    {%- endfor %}
+
+),
+
+bases as (
+
+    select 'p99' as latency_basis
+    union all
+    select 'mean' as latency_basis
+
+),
+
+job_latencies as (
+
+    select
+        jobs.*,
+        bases.latency_basis,
+        case bases.latency_basis when 'p99' then jobs.worst_clat_p99_us else jobs.mean_lat_us end as latency_us
+    from jobs
+    cross join bases
+
+),
+
+within_target as (
+
+    select
+        job_latencies.*,
+        targets.latency_target_us,
+        row_number() over (
+            partition by device_id, profile_id, data_device_count, array_layout, latency_basis, latency_target_us
+            order by total_iops desc, fio_job_id
+        ) as rank_in_group
+    from job_latencies
+    inner join targets on job_latencies.latency_us <= targets.latency_target_us
+
+),
+
+maxima as (
+
+    select
+        job_latencies.*,
+        row_number() over (
+            partition by device_id, profile_id, data_device_count, array_layout, latency_basis
+            order by total_iops desc, fio_job_id
+        ) as rank_in_group
+    from job_latencies
+
+),
+
+measured as (
+
+    select 'measured_within_latency' as capability_kind, source_kind, device_id, profile_id, standard_profile_id,
+           access_pattern, read_pct, block_size_kib, data_device_count, array_layout, latency_basis,
+           latency_target_us, total_iops as iops, total_mib_per_s as mib_per_s, latency_us, worst_clat_p99_us,
+           mean_lat_us, outstanding_ios, measurement_area, host_id, run_id, fio_job_id,
+           cast(null as {{ dbt.type_string() }}) as published_io_result_id, false as is_approx,
+           {{ dbt.concat(["'run '", "run_id", "': '", "source_path"]) }} as provenance
+    from within_target
+    where rank_in_group = 1
+
+    union all
+
+    select 'measured_maximum', source_kind, device_id, profile_id, standard_profile_id,
+           access_pattern, read_pct, block_size_kib, data_device_count, array_layout, latency_basis,
+           cast(null as {{ type_double() }}), total_iops, total_mib_per_s, latency_us, worst_clat_p99_us,
+           mean_lat_us, outstanding_ios, measurement_area, host_id, run_id, fio_job_id,
+           cast(null as {{ dbt.type_string() }}), false,
+           {{ dbt.concat(["'run '", "run_id", "': '", "source_path"]) }}
+    from maxima
+    where rank_in_group = 1
+
+),
+
+published_shaped as (
+
+    select 'published_maximum' as capability_kind, 'published' as source_kind, device_id, profile_id,
+           profile_id as standard_profile_id, access_pattern, read_pct, block_size_kib,
+           cast(null as {{ dbt.type_int() }}) as data_device_count, array_layout,
+           cast(null as {{ dbt.type_string() }}) as latency_basis, cast(null as {{ type_double() }}) as latency_target_us,
+           coalesce(iops, iops_from_mib_per_s) as iops, coalesce(mib_per_s, mib_per_s_from_iops) as mib_per_s,
+           cast(null as {{ type_double() }}) as latency_us, cast(null as {{ type_double() }}) as worst_clat_p99_us,
+           cast(null as {{ type_double() }}) as mean_lat_us, outstanding_ios, measurement_area, host_id, run_id,
+           cast(null as {{ dbt.type_string() }}) as fio_job_id, published_io_result_id, is_approx,
+           {{ dbt.concat(["provenance", "case when qualifier is not null then " ~ dbt.concat(["' ['", "qualifier", "']'"]) ~ " else '' end"]) }}
+               as provenance
+    from published
+
+),
+
+{%- set spec_figures = [
+    ['spec_rand_read_iops', 'random', 100, 'iops'],
+    ['spec_rand_write_iops', 'random', 0, 'iops'],
+    ['spec_seq_read_mb_per_s', 'sequential', 100, 'mb'],
+    ['spec_seq_write_mb_per_s', 'sequential', 0, 'mb']] %}
+
+spec_shaped as (
+    {%- for column, access, read_pct, unit in spec_figures %}
+    select 'spec_sheet' as capability_kind, 'published' as source_kind, device_id,
+           cast(null as {{ dbt.type_string() }}) as profile_id, cast(null as {{ dbt.type_string() }}) as standard_profile_id,
+           '{{ access }}' as access_pattern, cast({{ read_pct }} as {{ type_double() }}) as read_pct,
+           cast(null as {{ type_double() }}) as block_size_kib,
+           cast(null as {{ dbt.type_int() }}) as data_device_count, cast(null as {{ dbt.type_string() }}) as array_layout,
+           cast(null as {{ dbt.type_string() }}) as latency_basis, cast(null as {{ type_double() }}) as latency_target_us,
+           {% if unit == 'iops' %}cast({{ column }} as {{ type_double() }}){% else %}cast(null as {{ type_double() }}){% endif %} as iops,
+           -- the data sheet's MB/s are decimal megabytes: 1 MB/s = 10^6 / 2^20 MiB/s
+           {% if unit == 'mb' %}{{ column }} * 1000000.0 / 1048576.0{% else %}cast(null as {{ type_double() }}){% endif %} as mib_per_s,
+           cast(null as {{ type_double() }}) as latency_us, cast(null as {{ type_double() }}) as worst_clat_p99_us,
+           cast(null as {{ type_double() }}) as mean_lat_us, cast(null as {{ dbt.type_int() }}) as outstanding_ios,
+           cast(null as {{ dbt.type_string() }}) as measurement_area, cast(null as {{ dbt.type_string() }}) as host_id,
+           cast(null as {{ dbt.type_string() }}) as run_id, cast(null as {{ dbt.type_string() }}) as fio_job_id,
+           cast(null as {{ dbt.type_string() }}) as published_io_result_id, false as is_approx,
+           {{ dbt.concat(["'spec sheet (" ~ column ~ "): '", "spec_source"]) }} as provenance
+    from devices
+    where {{ column }} is not null
+    {%- if not loop.last %}
+    union all
+    {%- endif %}
+    {%- endfor %}
+
+),
+
+unioned as (
+
+    select * from measured
+    union all
+    select * from published_shaped
+    union all
+    select * from spec_shaped
+
+),
+
+final as (
+
+    select
+        {{ surrogate_key(['unioned.capability_kind', 'unioned.device_id', 'unioned.profile_id', 'unioned.access_pattern',
+                          'unioned.read_pct', 'unioned.data_device_count', 'unioned.array_layout', 'unioned.latency_basis',
+                          'unioned.latency_target_us', 'unioned.published_io_result_id', 'unioned.provenance']) }}
+            as device_capability_id,
+        unioned.*,
+        capability_kind = 'spec_sheet' as is_spec_sheet,
+        {{ safe_divide('devices.price_usd', 'unioned.iops') }} as usd_per_iops,
+        {{ safe_divide('unioned.iops', 'devices.device_capacity_gb') }} as iops_per_gb,
+        devices.usd_per_gb
+    from unioned
+    left join devices on unioned.device_id = devices.device_id
+
+)
+
+select * from final
