@@ -105,6 +105,12 @@ lock: $(STAMPS)/python
 	$(BIN)/python -m pip install --quiet uv
 	$(BIN)/uv pip compile pyproject.toml --extra test --generate-hashes --python-version 3.11 -q -o requirements.lock
 
+# Performance benchmark (docs/performance.md). Work files under /tmp; override with
+# BENCH_ARGS, e.g. make bench BENCH_ARGS="--scales 1x,100,1000,10000 --clean".
+.PHONY: bench
+bench: deps
+	$(BIN)/python bench/run.py $(BENCH_ARGS)
+
 clean:
 	rm -rf dist data/lake data/warehouse target logs src/.observablehq/cache tests/artifacts
 

@@ -31,6 +31,7 @@ waiting for other processes.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import datetime as dt
 import json
 import math
@@ -38,6 +39,7 @@ import os
 import platform
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -52,6 +54,7 @@ BIN = Path(PY).parent
 TEXT_FORMATS = ("tpcc_mysql", "iostat_text", "fio_log")
 JSON_FORMATS = ("iostat_json", "mpstat_json", "fio_json")
 DUCKDB_THREADS = os.cpu_count() or 1
+SITE = {"run_pages_max": 1500, "timeout_s": 900.0}
 SIZES = {"1x": 0, "100": 100, "1000": 1000, "10000": 10000}
 TARGETS = {"text_mb_s_per_core": 30.0, "duckdb_ratio_max": 3.0, "incremental_s": 10.0,
            "first_chart_ms": 2000.0, "filter_ms": 300.0}
@@ -65,25 +68,38 @@ def log(msg: str) -> None:
 
 
 def measure(cmd: list[str], env: dict[str, str] | None = None, cwd: Path | None = None,
-            stdin: Any = None, stdout_path: Path | None = None) -> dict[str, Any]:
-    """Run ``cmd``; wall, user + sys CPU and peak RSS of it and its descendants (wait4)."""
+            timeout_s: float | None = None) -> dict[str, Any]:
+    """Run ``cmd``; wall, user + sys CPU and peak RSS of it and its descendants (wait4).
+
+    With ``timeout_s`` the whole process group is killed when the time is up (``timed_out``);
+    the figures then cover the time it ran."""
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
-        target = open(stdout_path, "wb") if stdout_path else out
-        try:
-            t0 = time.perf_counter()
-            proc = subprocess.Popen(cmd, env=env, cwd=cwd, stdout=target, stderr=err, stdin=stdin)
-            _, status, ru = os.wait4(proc.pid, 0)
-            wall = time.perf_counter() - t0
-            proc.returncode = os.waitstatus_to_exitcode(status)
-        finally:
-            if stdout_path:
-                target.close()
+        t0 = time.perf_counter()
+        proc = subprocess.Popen(cmd, env=env, cwd=cwd, stdout=out, stderr=err, stdin=subprocess.DEVNULL,
+                                start_new_session=True)
+        timed_out = False
+        while True:
+            pid, status, ru = os.wait4(proc.pid, os.WNOHANG if timeout_s else 0)
+            if pid:
+                break
+            if time.perf_counter() - t0 > timeout_s:
+                timed_out = True
+                with contextlib.suppress(ProcessLookupError):
+                    os.killpg(proc.pid, signal.SIGTERM)
+                time.sleep(3)
+                with contextlib.suppress(ProcessLookupError):
+                    os.killpg(proc.pid, signal.SIGKILL)
+                _, status, ru = os.wait4(proc.pid, 0)
+                break
+            time.sleep(0.2)
+        wall = time.perf_counter() - t0
+        proc.returncode = os.waitstatus_to_exitcode(status)
         out.seek(0)
         err.seek(0)
         return {"cmd": " ".join(str(c) for c in cmd[:6]) + (" ..." if len(cmd) > 6 else ""),
                 "rc": proc.returncode, "wall_s": round(wall, 3), "cpu_s": round(ru.ru_utime + ru.ru_stime, 3),
                 "user_s": round(ru.ru_utime, 3), "sys_s": round(ru.ru_stime, 3),
-                "max_rss_mib": round(ru.ru_maxrss / 1024, 1),
+                "max_rss_mib": round(ru.ru_maxrss / 1024, 1), "timed_out": timed_out,
                 "stdout": out.read().decode(errors="replace"), "stderr": err.read().decode(errors="replace")}
 
 
@@ -288,7 +304,7 @@ def _rate(amount: float, seconds: float) -> float | None:
 # ------------------------------------------------------------------------------ scales
 
 
-def ensure_tree(work: Path, scale: str, seed: int) -> tuple[Path, dict[str, Any]]:
+def ensure_tree(work: Path, scale: str, seed: int, bundled: bool = True) -> tuple[Path, dict[str, Any]]:
     """The raw root of a scale: data/raw itself at 1x, else bundled + N synthetic runs."""
     from iopscope.synth.generate import generate
 
@@ -301,14 +317,15 @@ def ensure_tree(work: Path, scale: str, seed: int) -> tuple[Path, dict[str, Any]
     marker = raw / ".bench-tree.json"
     if marker.exists():
         info = json.loads(marker.read_text())
-        if info.get("seed") == seed and info.get("runs") == runs:
+        if info.get("seed") == seed and info.get("runs") == runs and info.get("bundled", True) == bundled:
             return raw, {**info, "generated": False}
     shutil.rmtree(raw, ignore_errors=True)
     log(f"generating {runs} synthetic runs into {raw}")
     t0 = time.perf_counter()
     c0 = time.process_time()
-    report = generate(raw, runs, seed, bundled=ROOT / "data" / "raw", workers=max(1, (os.cpu_count() or 1)))
-    info = {"seed": seed, "runs": runs, "synthetic_runs": report.runs, "synthetic_bytes": report.bytes,
+    report = generate(raw, runs, seed, bundled=ROOT / "data" / "raw" if bundled else None,
+                      workers=max(1, (os.cpu_count() or 1)))
+    info = {"seed": seed, "runs": runs, "bundled": bundled, "synthetic_runs": report.runs, "synthetic_bytes": report.bytes,
             "synthetic_files": report.files, "kinds": report.kinds, "devices": report.devices,
             "generate_wall_s": round(time.perf_counter() - t0, 2),
             "generate_cpu_s_parent": round(time.process_time() - c0, 2)}
@@ -316,10 +333,15 @@ def ensure_tree(work: Path, scale: str, seed: int) -> tuple[Path, dict[str, Any]
     return raw, {**info, "generated": True}
 
 
-def run_dbt(env: dict[str, str], target: Path) -> dict[str, Any]:
+def run_dbt(env: dict[str, str], target: Path, command: str = "build") -> dict[str, Any]:
+    """``dbt <command>`` with the repo's profile; per-node timings from run_results.json.
+    The same target folder is kept across calls so that dbt's partial parsing works as it does
+    for a user who builds again."""
     env = {**env, "DBT_TARGET_PATH": str(target), "DBT_LOG_PATH": str(target.parent / "logs")}
     Path(env["IOPSCOPE_WAREHOUSE"]).parent.mkdir(parents=True, exist_ok=True)
-    m = measure([str(BIN / "dbt"), "build", "--project-dir", str(ROOT), "--profiles-dir", str(ROOT)],
+    with contextlib.suppress(FileNotFoundError):
+        (target / "run_results.json").unlink()
+    m = measure([str(BIN / "dbt"), command, "--project-dir", str(ROOT), "--profiles-dir", str(ROOT)],
                 env=env, cwd=ROOT)
     out = {k: m[k] for k in ("rc", "wall_s", "cpu_s", "max_rss_mib")}
     results_file = target / "run_results.json"
@@ -349,10 +371,23 @@ def run_dbt(env: dict[str, str], target: Path) -> dict[str, Any]:
     return out
 
 
-def private_site_root(work: Path) -> Path:
+RUN_PAGES_FILTER = """# BENCHMARK VARIANT written by bench/run.py (not part of the site): the checkout's
+# _paths.py (kept beside it as _paths_full.py) minus the per-run pages and their data bundles,
+# so the aggregate pages of a very large warehouse can be built and timed in reasonable time.
+import contextlib, io, json, os, runpy, sys
+buffer = io.StringIO()
+with contextlib.redirect_stdout(buffer):
+    runpy.run_path(os.path.join(os.path.dirname(os.path.abspath(__file__)), "_paths_full.py"), run_name="__main__")
+paths = json.loads(buffer.getvalue() or "[]")
+json.dump([p for p in paths if not p.startswith(("/runs/", "/data/runs/"))], sys.stdout)
+"""
+
+
+def private_site_root(work: Path, run_pages: bool = True) -> Path:
     """A snapshot of the site sources beside the checkout's node_modules and venv, so the build
-    writes its cache in our own folder (never in the checkout's src/.observablehq)."""
-    site = work / "site-root"
+    writes its cache in our own folder (never in the checkout's src/.observablehq).
+    ``run_pages=False``: the /runs/<slug> pages are left out (labelled in the report)."""
+    site = work / ("site-root" if run_pages else "site-root-aggregates")
     shutil.rmtree(site, ignore_errors=True)
     site.mkdir(parents=True)
     shutil.copytree(ROOT / "src", site / "src", ignore=shutil.ignore_patterns(".observablehq"))
@@ -361,20 +396,28 @@ def private_site_root(work: Path) -> Path:
     for name in ("node_modules", ".venv", "ingest"):
         if (ROOT / name).exists():
             (site / name).symlink_to(ROOT / name)
+    paths_py = site / "src" / "data" / "_paths.py"
+    if not run_pages and paths_py.exists():
+        paths_py.rename(paths_py.with_name("_paths_full.py"))
+        paths_py.write_text(RUN_PAGES_FILTER)
     return site
 
 
-def run_site(env: dict[str, str], site_root: Path, dist: Path) -> dict[str, Any]:
+def run_site(env: dict[str, str], site_root: Path, dist: Path, timeout_s: float | None = None) -> dict[str, Any]:
     observable = site_root / "node_modules" / ".bin" / "observable"
     if not observable.exists():
         return {"skipped": "node_modules missing (npm ci)"}
     shutil.rmtree(site_root / "src" / ".observablehq" / "cache", ignore_errors=True)
     shutil.rmtree(dist, ignore_errors=True)
-    env = {**env, "IOPSCOPE_DIST": str(dist), "IOPSCOPE_PYTHON": PY}
-    m = measure([str(observable), "build"], env=env, cwd=site_root)
-    out: dict[str, Any] = {k: m[k] for k in ("rc", "wall_s", "cpu_s", "max_rss_mib")}
-    if m["rc"] != 0:
-        out["stderr_tail"] = (m["stdout"] + m["stderr"])[-1500:]
+    env = {**env, "IOPSCOPE_DIST": str(dist), "IOPSCOPE_PYTHON": PY, "NO_COLOR": "1"}
+    m = measure([str(observable), "build"], env=env, cwd=site_root, timeout_s=timeout_s)
+    out: dict[str, Any] = {k: m[k] for k in ("rc", "wall_s", "cpu_s", "max_rss_mib", "timed_out")}
+    out["run_pages"] = site_root.name == "site-root"
+    log_text = m["stdout"] + m["stderr"]
+    # Framework prints "... in <N>ms" once per page or module it has built
+    out["outputs_built"] = len(re.findall(r"\bin \d+ms", log_text))
+    if m["rc"] != 0 or m["timed_out"]:
+        out["stderr_tail"] = log_text[-1500:]
         return out
     files, size = tree_size(dist)
     pages = sum(1 for p in dist.rglob("*.html"))
@@ -411,8 +454,8 @@ def state_stats(lake: Path) -> dict[str, Any]:
 
 
 def section_scale(work: Path, scale: str, seed: int, do_dbt: bool, do_site: bool,
-                  browser: bool, browser_pages: list[str]) -> dict[str, Any]:
-    raw, tree = ensure_tree(work, scale, seed)
+                  browser: bool, browser_pages: list[str], bundled: bool = True) -> dict[str, Any]:
+    raw, tree = ensure_tree(work, scale, seed, bundled)
     files, size = tree_size(raw)
     files -= 1 if (raw / ".bench-tree.json").exists() else 0
     out: dict[str, Any] = {"scale": scale, "raw": str(raw), "tree": tree, "raw_files": files, "raw_bytes": size}
@@ -439,9 +482,19 @@ def section_scale(work: Path, scale: str, seed: int, do_dbt: bool, do_site: bool
         log(f"{scale}: dbt build")
         out["dbt"] = run_dbt(env, work / f"dbt-{scale}" / "target")
     if do_site and out.get("dbt", {}).get("warehouse_mib"):
-        log(f"{scale}: site build")
-        site_root = private_site_root(work)
-        out["site"] = run_site(env, site_root, work / f"dist-{scale}")
+        if out["ingest"]["runs_seen"] <= SITE["run_pages_max"]:
+            log(f"{scale}: site build")
+            out["site"] = run_site(env, private_site_root(work), work / f"dist-{scale}")
+        else:
+            # Every run has its own page and data loader: at this size the whole site is timed
+            # for a limited time only (its rate is measured), and the aggregate pages are built
+            # without the run pages for the size and browser figures.
+            log(f"{scale}: full site build, stopped after {SITE['timeout_s']} s")
+            out["site_full"] = run_site(env, private_site_root(work), work / f"dist-{scale}-full",
+                                        timeout_s=SITE["timeout_s"])
+            shutil.rmtree(work / f"dist-{scale}-full", ignore_errors=True)
+            log(f"{scale}: site build without run pages")
+            out["site"] = run_site(env, private_site_root(work, run_pages=False), work / f"dist-{scale}")
         if browser and out["site"].get("rc") == 0:
             log(f"{scale}: browser")
             out["browser"] = run_browser(work / f"dist-{scale}", browser_pages)
@@ -472,12 +525,16 @@ def section_incremental(work: Path, scale: str, seed: int, do_dbt: bool, do_site
         total = ing["wall_s"]
         if do_dbt and wh.exists():
             log("incremental: dbt build")
-            out["dbt"] = run_dbt(env, work / f"dbt-{scale}" / "target-incremental")
+            out["dbt"] = run_dbt(env, work / f"dbt-{scale}" / "target")
             total += out["dbt"]["wall_s"]
+            log("incremental: dbt run (models only, no tests)")
+            out["dbt_run_models_only"] = run_dbt(env, work / f"dbt-{scale}" / "target", "run")
         out["ingest_plus_dbt_wall_s"] = round(total, 2)
-        if do_site and wh.exists() and (work / "site-root").exists():
-            log("incremental: site build")
-            out["site"] = run_site(env, work / "site-root", work / f"dist-{scale}-incremental")
+        root = work / "site-root-aggregates"
+        root = root if root.exists() else work / "site-root"
+        if do_site and wh.exists() and root.exists():
+            log(f"incremental: site build ({root.name})")
+            out["site"] = run_site(env, root, work / f"dist-{scale}-incremental")
             out["ingest_dbt_site_wall_s"] = round(total + out["site"].get("wall_s", 0), 2)
     finally:
         shutil.rmtree(new_dir if campaign_existed else new_dir.parent, ignore_errors=True)
@@ -623,11 +680,18 @@ def markdown(report: dict[str, Any]) -> str:
                          s["cat"].get("mb_s"), i["wall_s"], i["cpu_s"], i["mb_s_cpu"], i["max_rss_mib"], i["errors"],
                          s["noop_ingest"]["wall_s"], s["lake"]["parquet_files"], s["lake"]["state_kib"],
                          d.get("wall_s"), d.get("max_rss_mib"), d.get("warehouse_mib"),
-                         site.get("wall_s"), site.get("max_rss_mib"), site.get("html_pages"), site.get("dist_mib")])
+                         site.get("wall_s"), site.get("max_rss_mib"), site.get("run_pages"), site.get("html_pages"),
+                         site.get("dist_mib")])
         out.append(_table(["scale", "runs", "raw files", "raw MB", "cat MB/s", "ingest wall s", "ingest CPU s",
                            "ingest MB/s CPU", "ingest RSS MiB", "errors", "no-op ingest s", "parquet files",
                            "state KiB", "dbt build s", "dbt RSS MiB", "warehouse MiB", "site build s",
-                           "site RSS MiB", "pages", "dist MiB"], rows))
+                           "site RSS MiB", "run pages built", "pages", "dist MiB"], rows))
+        for s in report["scales"]:
+            full = s.get("site_full")
+            if full:
+                out.append(f"\nAt {s['scale']} the site above was built WITHOUT the per-run pages. The whole site "
+                           f"(run pages included) was stopped after {full['wall_s']} s (timed out: "
+                           f"{full.get('timed_out')}), having built {full.get('outputs_built')} pages and modules.\n")
         out.append("\nIngest CPU by step (seconds):\n\n")
         steps = sorted({k for s in report["scales"] for k in s["ingest"]["steps"]})
         rows = [[k] + [s["ingest"]["steps"].get(k, {}).get("cpu_s") for s in report["scales"]] for k in steps]
@@ -660,6 +724,9 @@ def markdown(report: dict[str, Any]) -> str:
         rows = [["ingest (iopscope ingest)", inc["ingest"]["wall_s"], inc["ingest"]["cpu_s"], inc["ingest"]["max_rss_mib"]]]
         if inc.get("dbt"):
             rows.append(["dbt build", inc["dbt"]["wall_s"], inc["dbt"]["cpu_s"], inc["dbt"]["max_rss_mib"]])
+        if inc.get("dbt_run_models_only"):
+            d = inc["dbt_run_models_only"]
+            rows.append(["(dbt run: models only, for comparison)", d["wall_s"], d["cpu_s"], d["max_rss_mib"]])
         if inc.get("site"):
             rows.append(["site build", inc["site"].get("wall_s"), inc["site"].get("cpu_s"), inc["site"].get("max_rss_mib")])
         out.append(_table(["stage", "wall s", "CPU s", "peak RSS MiB"], rows))
@@ -685,9 +752,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--small-kb", type=float, default=64.0)
     ap.add_argument("--browser-scales", default=None, help="scales measured in Chromium (default: first and last)")
     ap.add_argument("--browser-pages", default="/,/tpcc,/fio,/compare,/runs/")
+    ap.add_argument("--site-run-pages-max", type=int, default=SITE["run_pages_max"],
+                    help="above this many runs, time the whole site for --site-timeout s only and build "
+                         "the aggregate pages without the per-run pages")
+    ap.add_argument("--site-timeout", type=float, default=SITE["timeout_s"])
     ap.add_argument("--no-dbt", action="store_true")
     ap.add_argument("--no-site", action="store_true")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--no-bundled", action="store_true", help="synthetic trees without a copy of data/raw")
     ap.add_argument("--clean", action="store_true", help="delete generated raw trees when done")
     ap.add_argument("--smoke", action="store_true",
                     help="tiny sizes, no dbt / site / browser: checks that the harness runs and reports")
@@ -695,10 +767,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.smoke:
         global DUCKDB_THREADS
         DUCKDB_THREADS = 1
-        args.scales, args.big_mb, args.small_count, args.small_kb = "1x,12", 0.3, 3, 8.0
-        args.formats = "tpcc_mysql,iostat_json"
+        args.scales, args.big_mb, args.small_count, args.small_kb = "6", 0.3, 3, 8.0
+        args.formats, args.no_bundled = "tpcc_mysql,iostat_json", True
         args.no_dbt = args.no_site = True
         args.sections = "formats,scales,incremental"
+    SITE.update(run_pages_max=args.site_run_pages_max, timeout_s=args.site_timeout)
     sections = set(args.sections.split(","))
     scales = [s.strip() for s in args.scales.split(",") if s.strip()]
     browser_scales = set((args.browser_scales or f"{scales[0]},{scales[-1]}").split(","))
@@ -729,7 +802,8 @@ def main(argv: list[str] | None = None) -> int:
         for scale in scales:
             report["scales"].append(section_scale(
                 work, scale, args.seed, not args.no_dbt, not args.no_site,
-                "browser" in sections and scale in browser_scales, args.browser_pages.split(",")))
+                "browser" in sections and scale in browser_scales, args.browser_pages.split(","),
+                bundled=not args.no_bundled))
             save()
     if "incremental" in sections and scales:
         report["incremental"] = section_incremental(work, scales[-1], args.seed, not args.no_dbt, not args.no_site)

@@ -164,6 +164,9 @@ def main(argv: list[str] | None = None) -> int:
     from iopscope.capture.cli import register as register_capture
     register_capture(sub)
 
+    from iopscope.synth.cli import register as register_bench
+    register_bench(sub)
+
     args = parser.parse_args(argv)
     return args.func(args)
 

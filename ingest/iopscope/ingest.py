@@ -6,7 +6,8 @@ such files is one run whose ``run_id`` is the folder's path under the raw root, 
 facts stay null. Raw files are only ever opened for reading.
 
 Incremental: a run whose files (content hashes), manifest and parser versions are unchanged
-since the last ingest is skipped without parsing, and the lake stays byte-identical.
+since the last ingest is skipped without parsing, and the lake stays byte-identical. A file whose
+size and mtime are those recorded with its hash is not read again (``--force`` re-reads all).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import time
 import traceback
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -28,6 +30,7 @@ from iopscope.run_facts import manifest_rows
 # Bump when the ingest layer itself changes what it writes (forces a full re-ingest).
 INGEST_VERSION = "1"
 IGNORED_SUFFIXES = (".md", ".sha256", ".txt~", ".swp")
+SAVE_EVERY_S = 2.0  # at most this often (and never more than ~10% of the time) the state is saved
 ROOT_COLLECTION = "_root"
 
 
@@ -198,24 +201,38 @@ class Ingestor:
                     del state["runs"][key]
                     report.runs_removed += 1
             report.runs_seen = len(runs)
-            for i, run in enumerate(runs):
-                self.on_progress(i, len(runs), run.rel_dir)
-                self._ingest_run(run, state, report)
-                # Saved after every run: a crash loses at most the run in progress.
-                self.lake.save_state(state)
+            # The state is saved when a run's parts are written and at least SAVE_EVERY_S (and
+            # 10x the last save's duration) have passed, and at the end: a crash loses at most
+            # the last few seconds of work (those runs are parsed again, their parts rewritten),
+            # and a large lake does not rewrite its whole state after every run.
+            last_save, save_cost, dirty = time.monotonic(), 0.0, report.runs_removed > 0
+            try:
+                for i, run in enumerate(runs):
+                    self.on_progress(i, len(runs), run.rel_dir)
+                    dirty = self._ingest_run(run, state, report) or dirty
+                    if dirty and time.monotonic() - last_save >= max(SAVE_EVERY_S, 10 * save_cost):
+                        t0 = time.monotonic()
+                        self.lake.save_state(state)
+                        last_save = time.monotonic()
+                        save_cost, dirty = last_save - t0, False
+            finally:
+                if dirty:
+                    self.lake.save_state(state)
             self.on_progress(len(runs), len(runs), "")
             return report
 
-    def _ingest_run(self, run: RunFolder, state: dict, report: IngestReport) -> None:
-        hashes = {self._rel(p): sha256_file(p) for p in run.files}
-        if run.manifest_path:
-            hashes[self._rel(run.manifest_path)] = sha256_file(run.manifest_path)
+    def _ingest_run(self, run: RunFolder, state: dict, report: IngestReport) -> bool:
+        """Parse and write one run unless unchanged; True when the state changed."""
         previous = state["runs"].get(run.key)
+        hashes, stats = self._hashes(run, previous)
         if previous and previous.get("files") == hashes and not self.force:
             report.runs_unchanged += 1
             for err in previous.get("errors", []):
                 report.errors.append(FileError(**err))
-            return
+            if previous.get("stat") != stats:   # touched but identical: remember the new stat
+                previous["stat"] = stats
+                return True
+            return False
         rows, errors = self._parse_run(run, hashes, report)
         written: list[str] = []
         for table_name in sorted(set(rows) | set((previous or {}).get("tables", []))):
@@ -229,6 +246,7 @@ class Ingestor:
         state["runs"][run.key] = {
             "rel_dir": run.rel_dir,
             "files": hashes,
+            "stat": stats,
             "parts": written,
             "tables": sorted(t for t in rows if rows[t]),
             "errors": [e.__dict__ for e in errors if e.severity == "error"],
@@ -236,9 +254,37 @@ class Ingestor:
         report.runs_ingested += 1
         for e in errors:
             (report.errors if e.severity == "error" else report.warnings).append(e)
+        return True
+
+    def _hashes(self, run: RunFolder, previous: dict | None) -> tuple[dict[str, str], dict[str, list[int]]]:
+        """Content hash of every file of the run, and its (size, mtime_ns).
+
+        A file whose size and modification time (nanoseconds) equal those recorded with its
+        hash at the last ingest keeps that hash without being read again: a no-op ingest of a
+        large tree only stats its files. ``--force`` hashes everything."""
+        old_hashes = (previous or {}).get("files") or {}
+        old_stats = {} if self.force else ((previous or {}).get("stat") or {})
+        hashes: dict[str, str] = {}
+        stats: dict[str, list[int]] = {}
+        paths = list(run.files) + ([run.manifest_path] if run.manifest_path else [])
+        for path in paths:
+            rel = self._rel(path)
+            st = path.stat()
+            stat = [st.st_size, st.st_mtime_ns]
+            stats[rel] = stat
+            if old_stats.get(rel) == stat and rel in old_hashes:
+                hashes[rel] = old_hashes[rel]
+            else:
+                hashes[rel] = sha256_file(path)
+        return hashes, stats
 
     def _rel(self, path: Path) -> str:
-        return path.resolve().relative_to(self.raw_root).as_posix()
+        # Discovery builds every path under the resolved raw root: no need to resolve again
+        # (one lstat per path component); only paths given from outside are resolved.
+        try:
+            return path.relative_to(self.raw_root).as_posix()
+        except ValueError:
+            return path.resolve().relative_to(self.raw_root).as_posix()
 
     def _parse_run(self, run: RunFolder, hashes: dict[str, str], report: IngestReport):
         rows: dict[str, list[dict[str, Any]]] = defaultdict(list)

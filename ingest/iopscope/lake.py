@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any, Iterable, Iterator
 
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from iopscope import tables
@@ -75,14 +76,51 @@ def conform(table: tables.Table, records: Iterable[dict[str, Any]]) -> pa.Table:
     """Cast plain dicts to the table's schema. Unknown keys are an error (a typo is a bug)."""
     columns = table.all_columns()
     names = {c.name for c in columns}
-    data: dict[str, list] = {c.name: [] for c in columns}
-    for record in records:
-        unknown = set(record) - names
-        if unknown:
-            raise ConformError(f"table {table.name}: unknown column(s) {', '.join(sorted(unknown))}")
-        for c in columns:
-            data[c.name].append(_cast(record.get(c.name), c.type))
-    return pa.table(data, schema=arrow_schema(table))
+    records = records if isinstance(records, list) else list(records)
+    seen = set().union(*records) if records else set()
+    unknown = seen - names
+    if unknown:
+        raise ConformError(f"table {table.name}: unknown column(s) {', '.join(sorted(unknown))}")
+    arrays = []
+    for c in columns:
+        values = [r.get(c.name) for r in records] if c.name in seen else [None] * len(records)
+        arrays.append(_column(values, c.type))
+    return pa.Table.from_arrays(arrays, schema=arrow_schema(table))
+
+
+# Python types a column's values may have for Arrow to convert them as _cast would, in C.
+_FAST_TYPES = {
+    "string": {str, type(None)},
+    "int64": {int, type(None)},
+    "float64": {float, int, type(None)},
+    "bool": {bool, type(None)},
+}
+_EXACT_INT = 2 ** 53  # to_int goes through float: beyond this, leave it to _cast
+
+
+def _column(values: list, kind: str) -> pa.Array:
+    """One column, cast exactly as :func:`_cast` would cast each value, but converted by Arrow
+    in one call when the values already have the column's Python type (the common case)."""
+    arrow_type = _ARROW[kind]
+    fast = _FAST_TYPES.get(kind)
+    if fast is not None and set(map(type, values)) <= fast:
+        try:
+            array = pa.array(values, type=arrow_type)
+        except (pa.ArrowInvalid, pa.ArrowTypeError, OverflowError):
+            array = None
+        if array is not None:
+            if kind == "float64" and array.null_count < len(array):
+                finite = pc.is_finite(array)           # nan / inf are nulls, as to_float says
+                if not pc.all(finite).as_py():
+                    array = pc.if_else(finite, array, pa.scalar(None, arrow_type))
+                return array
+            if kind == "int64" and array.null_count < len(array):
+                bounds = pc.min_max(array).as_py()
+                if -_EXACT_INT < bounds["min"] and bounds["max"] < _EXACT_INT:
+                    return array
+            else:
+                return array
+    return pa.array([_cast(v, kind) for v in values], type=arrow_type)
 
 
 def _atomic_write(table: pa.Table, path: Path) -> None:

@@ -29,7 +29,7 @@ published_io as (
 fio as (
 
     select * from {{ ref('int_fio_results_joined') }}
-    where device_id is not null and coalesce(is_aggregate, false) = false
+    where device_id is not null and coalesce(is_aggregate, false) = false and not coalesce(is_interim, false)
 
 ),
 

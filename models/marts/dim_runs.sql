@@ -1,4 +1,5 @@
--- One row per run: manifest facts, host and devices, and how its files were read.
+-- One row per run: manifest facts, host and devices, how its files were read, and its system
+-- metrics over the measured window (int_run_windows, int_runs_cpu_summarized, int_runs_iostat_summarized).
 with runs as (
 
     select * from {{ ref('int_runs_identified') }}
@@ -14,6 +15,24 @@ files as (
 errors as (
 
     select * from {{ ref('stg_lake__ingest_errors') }}
+
+),
+
+windows as (
+
+    select * from {{ ref('int_run_windows') }}
+
+),
+
+cpu as (
+
+    select * from {{ ref('int_runs_cpu_summarized') }}
+
+),
+
+io as (
+
+    select * from {{ ref('int_runs_iostat_summarized') }}
 
 ),
 
@@ -78,11 +97,30 @@ final as (
         coalesce(file_counts.record_count, 0) as record_count,
         coalesce(error_counts.error_count, 0) as error_count,
         coalesce(error_counts.warning_count, 0) as warning_count,
+        windows.window_start_at,
+        windows.window_end_at,
+        windows.window_basis,
+        cpu.cpu_source,
+        cpu.cpu_sample_count,
+        cpu.cpu_user_sys_pct,
+        cpu.cpu_busy_pct,
+        cpu.cpu_iowait_pct,
+        io.data_sample_count as iostat_sample_count,
+        io.data_read_iops,
+        io.data_write_iops,
+        io.data_read_await_ms,
+        io.data_write_await_ms,
+        io.data_util_pct,
+        io.log_write_iops,
+        io.log_write_await_ms,
         {{ dbt.concat(["'run '", "runs.run_id", "' ('", "coalesce(runs.manifest_path, 'no manifest')", "')'"]) }}
             as provenance
     from runs
     left join file_counts on runs.run_id = file_counts.run_id
     left join error_counts on runs.run_id = error_counts.run_id
+    left join windows on runs.run_id = windows.run_id
+    left join cpu on runs.run_id = cpu.run_id
+    left join io on runs.run_id = io.run_id
 
 )
 

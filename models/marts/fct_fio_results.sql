@@ -32,6 +32,7 @@ final as (
         group_id,
         hostname,
         is_aggregate,
+        is_interim,
         error_code,
         rw,
         read_pct,

@@ -105,7 +105,7 @@ function charts(bundle, deviceLabel) {
   }
 
   const intervals = decorate(bundleRows(bundle, "fct_tpcc_intervals")).map((r) => ({
-    ...r, series: `${deviceLabel(r.device_id)} · ${r.connections ?? "?"} conn`}));
+    ...r, t_s: r.elapsed_s ?? r.t_s, series: `${deviceLabel(r.device_id)} · ${r.connections ?? "?"} conn${r.series_label ? ` · ${r.series_label}` : ""}`}));
   if (intervals.length) {
     const y = ["new_order_per_min", "new_order_tpm", "new_order_count"].find((f) => intervals.some((r) => typeof r[f] === "number")) ?? "new_order_per_min";
     block("run-intervals", "New-Order per interval", card("run-chart-intervals", vegaChart(intervalsChart(intervals, {y, title: "New-Order per interval over time"}))));
@@ -128,11 +128,16 @@ function charts(bundle, deviceLabel) {
 
   const hist = bundleRows(bundle, "fct_fio_histograms");
   if (hist.length) {
-    const key = (r) => [r.job_name ?? r.job_index ?? "", r.direction ?? "", r.latency_kind ?? "clat"].join(" · ");
+    const info = new Map(bundleRows(bundle, "fct_fio_results").map((r) => [r.fio_result_id, r]));
+    const key = (r) => r.fio_result_id ?? [r.job_name ?? r.job_index ?? "", r.direction ?? "", r.latency_kind ?? "clat"].join(" · ");
+    const name = (k) => {
+      const r = info.get(k);
+      return r ? `${r.job_name ?? "job"} · ${r.direction} · ${r.outstanding_ios ?? "?"} outstanding IOs` : String(k);
+    };
     const totals = new Map();
-    for (const r of hist) totals.set(key(r), (totals.get(key(r)) ?? 0) + (r.io_count ?? 0));
+    for (const r of hist) totals.set(key(r), r.total_io_count ?? (totals.get(key(r)) ?? 0) + (r.io_count ?? 0));
     const bins = decorate(hist.filter((r) => (r.io_count ?? 0) > 0)).map((r) => ({
-      ...r, series: key(r), latency_us: (r.bin_ns ?? 0) / 1000, share_pct: (100 * r.io_count) / totals.get(key(r))}));
+      ...r, series: name(key(r)), latency_us: r.bin_us ?? (r.bin_ns ?? 0) / 1000, share_pct: (100 * r.io_count) / totals.get(key(r))}));
     block("run-histograms", "Latency histograms", card("run-chart-histogram", vegaChart(histogramChart(bins, {title: "json+ latency histograms"}))));
   }
 
@@ -141,25 +146,30 @@ function charts(bundle, deviceLabel) {
     const UNITS = {iops: "IOPS (IO/s)", bw: "Bandwidth (KiB/s)", lat: "Total latency (µs)", clat: "Completion latency (µs)", slat: "Submission latency (µs)"};
     block("run-fio-logs", "fio logs", el("div", {class: "grid grid-cols-2"}, distinct(logs, "log_kind").map((kind) => {
       const samples = decorate(logs.filter((r) => r.log_kind === kind)).map((r) => ({
-        ...r, t_s: (r.time_ms ?? 0) / 1000, series: `${r.log_name ?? "log"}.${r.job_index ?? ""} · ${r.direction ?? ""}`}));
+        ...r, t_s: r.time_s ?? (r.time_ms ?? 0) / 1000, value: r.sample_value ?? r.value,
+        series: `${r.log_name ?? "log"}.${r.job_index ?? ""} · ${r.direction ?? ""}`}));
       return card(`run-chart-log-${kind}`, vegaChart(logSamplesChart(samples, {title: `fio ${kind} log`, yTitle: UNITS[kind] ?? kind})));
     })));
   }
 
-  const iostat = bundleRows(bundle, "fct_iostat_device_samples").filter((r) => !r.is_since_boot);
+  const iostat = bundleRows(bundle, "fct_iostat_device_samples").filter((r) => !r.is_since_boot && !r.is_group);
   if (iostat.length) {
     const t = timeOf(iostat);
-    const dev = (r) => r.device ?? r.kernel_name ?? r.device_id ?? "device";
-    const ops = decorate(fold(iostat, {metrics: [["r_per_s", "reads/s"], ["w_per_s", "writes/s"]], time: t, group: dev}));
+    const dev = (r) => [r.kernel_name ?? r.device ?? r.device_id ?? "device", r.device_role].filter(Boolean).join(" ");
+    const ops = decorate(fold(iostat, {metrics: [["read_iops", "reads/s"], ["write_iops", "writes/s"], ["r_per_s", "reads/s"], ["w_per_s", "writes/s"]], time: t, group: dev}));
     const util = decorate(fold(iostat, {metrics: [["util_pct", "%util"]], time: t, group: dev}));
-    const wait = decorate(fold(iostat, {metrics: [["r_await_ms", "read await"], ["w_await_ms", "write await"], ["await_ms", "await"]], time: t, group: dev}));
+    const wait = decorate(fold(iostat, {metrics: [["read_await_ms", "read await"], ["write_await_ms", "write await"], ["await_ms", "await"]], time: t, group: dev}));
     block("run-iostat", "Disk activity (iostat)", el("div", {class: "grid grid-cols-2"},
-      card("run-chart-iostat-ops", vegaChart(timeSeriesChart(ops, {title: "Requests per second by device", yTitle: "Requests (IO/s)"}))),
-      card("run-chart-iostat-util", vegaChart(timeSeriesChart(util, {title: "Device utilisation", yTitle: "%util (%)"}))),
-      card("run-chart-iostat-await", vegaChart(timeSeriesChart(wait, {title: "Request time (await)", yTitle: "Mean request time (ms)"})))));
+      card("run-chart-iostat-ops", vegaChart(timeSeriesChart(ops, {title: "Requests per second by device", yTitle: "Requests (IO/s)"}),
+        {empty: "iostat recorded no request rates."})),
+      card("run-chart-iostat-util", vegaChart(timeSeriesChart(util, {title: "Device utilisation", yTitle: "%util (%)"}),
+        {empty: "iostat recorded no %util (plain iostat reports do not)."})),
+      card("run-chart-iostat-await", vegaChart(timeSeriesChart(wait, {title: "Request time (await)", yTitle: "Mean request time (ms)"}),
+        {empty: "iostat recorded no request times (plain iostat reports do not)."}))));
   }
 
-  const cpu = bundleRows(bundle, "fct_cpu_samples").filter((r) => !r.is_since_boot && (r.cpu === "all" || r.cpu === undefined));
+  let cpu = bundleRows(bundle, "fct_cpu_samples").filter((r) => !r.is_since_boot && (r.cpu === "all" || r.cpu === undefined || r.cpu === null));
+  if (cpu.some((r) => r.is_preferred_source)) cpu = cpu.filter((r) => r.is_preferred_source);
   if (cpu.length) {
     const t = timeOf(cpu);
     const rows = decorate(fold(cpu, {metrics: [["busy_pct", "busy"], ["user_pct", "user"], ["system_pct", "system"], ["iowait_pct", "iowait"]], time: t,

@@ -48,9 +48,9 @@ export function intervalsChart(rows, {y = "new_order_per_min", yTitle = "New-Ord
   return lineChart({
     rows,
     title,
-    x: {field: "t_s", title: "Time since start of measurement (s)"},
+    x: {field: "t_s", title: "Time since start of the run (s)"},
     y: {field: y, title: yTitle},
-    color: {field: "series", title: "Run · device · connections"},
+    color: {field: "series", title: "Device · connections · source"},
     extraTooltip: [["connections", "Connections", EXACT]],
     order: "t_s",
     points: rows.length <= 600

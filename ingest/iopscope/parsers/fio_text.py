@@ -70,7 +70,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections import Counter, defaultdict
+from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -85,8 +85,7 @@ DIRECTIONS = ("read", "write", "trim", "mixed")
 _DIR_INDEX = {"read": 0, "write": 1, "trim": 2}
 LATENCY_KINDS = ("slat", "clat", "lat")
 _TIME_TO_US = {"nsec": 1e-3, "usec": 1.0, "msec": 1e3, "sec": 1e6}
-_LAT_COLUMNS = tuple((kind, tuple((col, f"{kind}_{col}_us") for col in ("min", "max", "mean", "stdev")))
-                     for kind in LATENCY_KINDS)
+_NO_STATS: dict[str, float | None] = {}
 
 # --------------------------------------------------------------------------- line matching
 
@@ -135,12 +134,18 @@ _SIGNAL = re.compile(r"^fio: terminating on signal \d+")
 _NO_IO = re.compile(r"^\S.*: No I/O performed by ")
 _KV = re.compile(r"(\w+)=\s*([^,\s]+)")
 _OPT_SPLIT = re.compile(r",\s*(?=\w+=)")
-_INT = re.compile(r"-?\d+")
+_BS_PARTS = re.compile(r"\(([RWT])\)\s*([^,\s]+)")
 # The usual slat/clat/lat line (plain numbers, fio's own spacing): _LAT_STAT reads it the same.
 _N = r"([0-9]++(?:\.[0-9]++)?)"
 _LAT_FAST = re.compile(rf"^\s+(slat|clat|lat)\s*\((nsec|usec|msec|sec)\)\s*:\s*"
                        rf"min=\s*{_N}, max=\s*{_N}, avg=\s*{_N}, stdev=\s*{_N}$")
+_BW_FAST = re.compile(rf"^\s+bw\s*\(\s*([KMGTkP]?i?B)\s*/s\)\s*:\s*min=\s*{_N}, max=\s*{_N}, per=\s*{_N}%, "
+                      rf"avg=\s*{_N}, stdev=\s*{_N}(?:, samples=\s*{_N})?$")
+_IOPS_FAST = re.compile(rf"^\s+iops\s*:\s*min=\s*{_N}, max=\s*{_N}, avg=\s*{_N}, stdev=\s*{_N}, samples=\s*{_N}$")
 _LAT_WORDS = frozenset(("slat", "clat", "lat", "sync"))
+# A full percentile row (what follows its '|'): _PCT_PAIR.findall gives these four pairs.
+_PCT_P = rf"{_N}th=\[ *+{_N}\]"
+_PCT_ROW4 = re.compile(rf" *+{_PCT_P}, *+{_PCT_P}, *+{_PCT_P}, *+{_PCT_P},?$")
 
 # --------------------------------------------------------------------------- number conversion
 
@@ -184,9 +189,15 @@ def _size(text: str | None, legacy: bool) -> tuple[float, float] | None:
     return float(m.group("num")) * unit, unit * 10.0 ** -decimals
 
 
+_BYTES_UNITS: dict[tuple[str, bool], float | None] = {}  # a few dozen labels at most (see _BW_STAT)
+
+
 def _bytes_unit(label: str, legacy: bool) -> float | None:
-    got = _size("1" + label, legacy)
-    return None if got is None else got[0]
+    key = (label, legacy)
+    if key not in _BYTES_UNITS:
+        got = _size("1" + label, legacy)
+        _BYTES_UNITS[key] = None if got is None else got[0]
+    return _BYTES_UNITS[key]
 
 
 def _kv(text: str) -> dict[str, str]:
@@ -317,8 +328,26 @@ class _Reader:
             self.pct = None
             return
         self.docs[-1].last_line = ln
-        if self.section == "job" and s[:1] in " \t" and self._job_line(ln, s):
-            return
+        if self.section == "job" and s[:1] in " \t":
+            t = s.lstrip()
+            if t[0] == "|" and self.pct is not None:  # _PCT_ROW in a percentile block: the commonest line
+                target, kind, scale = self.pct
+                body = t[1:]
+                m = _PCT_ROW4.match(body)
+                if m:
+                    if isinstance(target, _Dir):
+                        p1, v1, p2, v2, p3, v3, p4, v4 = m.groups()
+                        target.pct += [(kind, float(p1), float(v1) * scale), (kind, float(p2), float(v2) * scale),
+                                       (kind, float(p3), float(v3) * scale), (kind, float(p4), float(v4) * scale)]
+                    return
+                pairs = _PCT_PAIR.findall(body)
+                if not pairs and body.strip():
+                    self.result.warn(ln, f"unreadable percentile row: {s.strip()[:120]}")
+                if isinstance(target, _Dir):
+                    target.pct += [(kind, float(pct), float(value) * scale) for pct, value in pairs]
+                return
+            if self._job_line(ln, s, t):
+                return
         if "Jobs: " in s and _PROGRESS.match(s):
             return
         m = _HEADER.match(s) if ": (g=" in s else None
@@ -377,29 +406,20 @@ class _Reader:
 
     # -- inside a result block
 
-    def _job_line(self, ln: int, s: str) -> bool:
-        """One indented line of a result block (s is not blank); False when it is not one."""
+    def _job_line(self, ln: int, s: str, t: str) -> bool:
+        """One indented line of a result block (t: s without its indent, not blank); False when
+        it is not one. Percentile rows of a percentile block were read by feed."""
         job = self.job
         assert job is not None
-        # Dispatch on the first word: every pattern below starts with its word, so a line
-        # tries only the patterns its word allows, in the same order as always.
-        first = s.split(None, 1)[0]
-        if first[0] == "|":  # _PCT_ROW: its body is what follows the '|'
-            if self.pct is None:
-                self.result.warn(ln, "percentile row outside a percentile block")
-                return True
-            target, kind, scale = self.pct
-            body = s.lstrip()[1:]
-            pairs = _PCT_PAIR.findall(body)
-            if not pairs and body.strip():
-                self.result.warn(ln, f"unreadable percentile row: {s.strip()[:120]}")
-            if isinstance(target, _Dir):
-                target.pct += [(kind, float(pct), float(value) * scale) for pct, value in pairs]
+        if t[0] == "|":  # _PCT_ROW (whose body is what follows the '|') outside a percentile block
+            self.result.warn(ln, "percentile row outside a percentile block")
             return True
         self.pct = None
-        word = first.rstrip(":")
+        # Dispatch on the first word: every pattern below starts with its word, so a line
+        # tries only the patterns its word allows, in the same order as always.
+        word = t.split(None, 1)[0].rstrip(":")
         if word in _LAT_WORDS:  # slat clat lat sync
-            m = _LAT_FAST.match(s)
+            m = _LAT_FAST.match(s) if "min=" in s else None
             if m:  # the common shape of _LAT_STAT, read directly
                 target = self._current_dir(ln)
                 if target is not None:
@@ -442,6 +462,18 @@ class _Reader:
                 return True
             return False
         if word == "bw":
+            m = _BW_FAST.match(s)
+            if m:  # the common shape of _BW_STAT, read directly
+                target = self._current_dir(ln)
+                unit = _bytes_unit(m[1], target.legacy if target else True)
+                if target is not None and unit is not None:
+                    factor = unit / 1024.0
+                    target.bw_stats = {
+                        "min": float(m[2]) * factor, "max": float(m[3]) * factor, "per": float(m[4]),
+                        "mean": float(m[5]) * factor, "stdev": float(m[6]) * factor,
+                        "samples": None if m[7] is None else float(m[7]),
+                    }
+                return True
             m = _BW_STAT.match(s)
             if m:
                 target = self._current_dir(ln)
@@ -458,6 +490,13 @@ class _Reader:
                 return True
             return False
         if word == "iops":
+            m = _IOPS_FAST.match(s)
+            if m:  # the common shape of _IOPS_STAT, read directly
+                target = self._current_dir(ln)
+                if target is not None:
+                    target.iops_stats = {"min": float(m[1]), "max": float(m[2]), "mean": float(m[3]),
+                                         "stdev": float(m[4]), "samples": float(m[5])}
+                return True
             m = _IOPS_STAT.match(s)
             if m:
                 target = self._current_dir(ln)
@@ -477,7 +516,7 @@ class _Reader:
                 return True
             return False
         if word == "issued":
-            m = _ISSUED_OLD.match(s)
+            m = _ISSUED_OLD.match(s) if "total=r=" in s else None
             if m:
                 for d, key in (("read", "r"), ("write", "w"), ("trim", "d")):
                     job.issued[d] = (_int(m[key]), _int(m["s" + key]), _int(m["d" + key]))
@@ -573,7 +612,8 @@ class _Reader:
 
 
 def _int(text: str | None) -> int | None:
-    if text is None or not _INT.fullmatch(text):
+    """'-?\\d+' (fullmatch; \\d is any Unicode decimal digit, as str.isdecimal) to int, else None."""
+    if text is None or not (text.isdecimal() or (text[:1] == "-" and text[1:].isdecimal())):
         return None
     return int(text)
 
@@ -650,9 +690,9 @@ def _emit(doc: _Doc, result: ParseResult) -> None:
         result.status = "incomplete"
         result.error(doc.last_line or None,
                      f"output ends before 'Run status group {missing[0]}': cut short (rows kept)")
-    blocks_per_name = Counter(j.name for j in doc.jobs)
-    blocks_per_group = Counter(j.group_id for j in doc.jobs)
-    headers_per_group = Counter(h.group for h in doc.headers)
+    blocks_per_name = _tally(j.name for j in doc.jobs)
+    blocks_per_group = _tally(j.group_id for j in doc.jobs)
+    headers_per_group = _tally(h.group for h in doc.headers)
     by_name: dict[str, list[_Header]] = defaultdict(list)
     for h in doc.headers:
         by_name[h.name].append(h)
@@ -669,7 +709,7 @@ def _emit(doc: _Doc, result: ParseResult) -> None:
         else:
             group_reporting = None  # one job alone: the text cannot tell
         opts = header.opts if header else {}
-        if job.jobs > 1 and headers_per_group[job.group_id] > 1:
+        if job.jobs > 1 and headers_per_group.get(job.group_id, 0) > 1:
             # group_reporting over several job sections: one block, several workloads.
             group_opts = [h.opts for h in doc.headers if h.group == job.group_id]
             if any(o != group_opts[0] for o in group_opts):
@@ -702,15 +742,23 @@ def _emit(doc: _Doc, result: ParseResult) -> None:
         result.tables.setdefault("fio_disk_util", []).extend(doc.disks)
 
 
-def _numjobs(doc: _Doc, job: _Job, header: _Header | None, blocks_per_name: Counter,
-             headers_per_group: Counter) -> int | None:
+def _tally(values) -> dict:
+    """How many times each value occurs (a plain dict: cheaper than Counter for a few values)."""
+    counts: dict = {}
+    for value in values:
+        counts[value] = counts.get(value, 0) + 1
+    return counts
+
+
+def _numjobs(doc: _Doc, job: _Job, header: _Header | None, blocks_per_name: dict,
+             headers_per_group: dict) -> int | None:
     if header is None:
         return job.jobs if job.jobs > 1 else None
     if not header.clones:
         return 1
     if blocks_per_name[job.name] > 1:
         return blocks_per_name[job.name]  # one block per clone: no group_reporting
-    if job.jobs > 1 and headers_per_group[job.group_id] == 1:
+    if job.jobs > 1 and headers_per_group.get(job.group_id, 0) == 1:
         return job.jobs
     if len(doc.headers) == 1 and doc.starting:
         return doc.starting
@@ -722,7 +770,7 @@ def _block_sizes(raw: str | None) -> list[tuple[int | None, int | None]]:
     if not raw:
         return []
     if "(" in raw:  # 3.x: (R) 4096B-4096B, (W) 4096B-4096B, (T) 4096B-4096B
-        parts = dict(re.findall(r"\(([RWT])\)\s*([^,\s]+)", raw))
+        parts = dict(_BS_PARTS.findall(raw))
         ranges = [parts.get(k) for k in "RWT"]
     else:  # 2.x: 4K-4K/4K-4K/4K-4K (older: read/write only)
         ranges = raw.split("/")
@@ -732,8 +780,17 @@ def _block_sizes(raw: str | None) -> list[tuple[int | None, int | None]]:
             out.append((None, None))
             continue
         lo, _, hi = rng.partition("-")
-        out.append((fio_size_bytes(lo), fio_size_bytes(hi or lo)))
+        lo_bytes = _bs_bytes(lo)
+        out.append((lo_bytes, lo_bytes if not hi or hi == lo else _bs_bytes(hi)))
     return out
+
+
+def _bs_bytes(text: str) -> int | None:
+    """fio_size_bytes, with the plain '4096B' / '4096' of fio's header lines read directly."""
+    digits = text[:-1] if text.endswith("B") else text
+    if digits.isascii() and digits.isdigit():
+        return int(round(float(digits) * 1))  # fio_size_bytes' own arithmetic, 1024 ** 0
+    return fio_size_bytes(text)
 
 
 def _block_size_text(sizes: list[tuple[int | None, int | None]], raw: str | None) -> str | None:
@@ -846,10 +903,15 @@ def _direction_columns(d: _Dir, job: _Job, sizes, result: ParseResult) -> dict:
         "iops_stdev": d.iops_stats.get("stdev"),
         "iops_samples": _as_int(d.iops_stats.get("samples")),
     }
-    for kind, columns in _LAT_COLUMNS:
-        stats = d.lat.get(kind, {})
-        for col, name in columns:
-            row[name] = stats.get(col)
+    slat, clat, lat = d.lat.get("slat", _NO_STATS), d.lat.get("clat", _NO_STATS), d.lat.get("lat", _NO_STATS)
+    row.update({
+        "slat_min_us": slat.get("min"), "slat_max_us": slat.get("max"),
+        "slat_mean_us": slat.get("mean"), "slat_stdev_us": slat.get("stdev"),
+        "clat_min_us": clat.get("min"), "clat_max_us": clat.get("max"),
+        "clat_mean_us": clat.get("mean"), "clat_stdev_us": clat.get("stdev"),
+        "lat_min_us": lat.get("min"), "lat_max_us": lat.get("max"),
+        "lat_mean_us": lat.get("mean"), "lat_stdev_us": lat.get("stdev"),
+    })
     return row
 
 

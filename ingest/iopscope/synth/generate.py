@@ -81,6 +81,12 @@ class Campaign:
     iso_time: bool = True          # S_TIME_FORMAT=ISO for iostat / mpstat
     started_at: dt.datetime = EPOCH
 
+    def __post_init__(self) -> None:
+        if not self.iso_time and not 13 <= self.started_at.day <= 27:
+            # C-locale MM/DD/YY dates with a day <= 12 are ambiguous (the parsers say so in a
+            # warning): such campaigns move to the middle of their month.
+            object.__setattr__(self, "started_at", self.started_at.replace(day=13 + self.started_at.day % 14))
+
     @property
     def name(self) -> str:
         if self.kind == "tpcc":
@@ -131,10 +137,6 @@ def campaign(seed: int, number: int) -> Campaign:
     started = EPOCH + dt.timedelta(hours=number * 3.27)
     started = started.replace(microsecond=0)
     iso_time = rng.random() < 0.8
-    if not iso_time and not 13 <= started.day <= 27:
-        # C-locale MM/DD/YY dates with a day <= 12 are ambiguous (the parsers say so in a
-        # warning); such campaigns are moved to the middle of their month.
-        started = started.replace(day=13 + started.day % 14)
     common = dict(number=number, host=host, host_id=host_id, kernel=kernel, device=device,
                   device_id=device_id, capacity_gb=float(capacity),
                   iostat_json=rng.random() < 0.5, iso_time=iso_time, started_at=started)

@@ -8,7 +8,7 @@ and then grows with the queue (Little's law: latency = outstanding work / throug
 
 >>> d = DEVICE_CLASSES["nvme-gen4"]
 >>> [round(fio_point(d, qd, 8, 0.67).iops) for qd in (1, 16, 256)]
-[16396, 242215, 734041]
+[21358, 332659, 779247]
 >>> lo, hi = fio_point(d, 1, 8, 0.67), fio_point(d, 256, 8, 0.67)
 >>> hi.mean_lat_us > 5 * lo.mean_lat_us
 True

@@ -1,0 +1,94 @@
+"""The benchmark cannot rot: its smoke version runs and reports every section (no timing is
+asserted). Also the ingest-layer behaviour the benchmark relies on for large lakes: a no-op
+ingest reads no unchanged file, and the state is not rewritten after every run."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import iopscope.ingest as ingest_mod
+import iopscope.lake as lake_mod
+from conftest import ROOT
+from iopscope.ingest import Ingestor
+from iopscope.synth import generate as gen
+
+
+def test_smoke_benchmark_runs_and_reports(tmp_path):
+    proc = subprocess.run([sys.executable, str(ROOT / "bench" / "run.py"), "--smoke", "--work", str(tmp_path)],
+                          capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    report = json.loads((tmp_path / "report" / "bench.json").read_text())
+    assert {"machine", "formats", "scales", "incremental", "targets", "growth"} <= set(report)
+    assert report["machine"]["cpus"] >= 1
+    for name, entry in report["formats"].items():
+        big, small = entry["big"], entry["small"]
+        assert big["records"] > 0 and big["ingest"]["errors"] == 0 and small["ingest"]["errors"] == 0, name
+        assert big["ingest"]["mb_s_cpu"] > 0 and big["cat"]["mb_s"] > 0, name
+        assert big["duckdb"]["threads_1"]["rows"] == big["duckdb"]["equivalent_rows"] > 0, name
+        assert big["ratio_ingest_vs_duckdb_1t"] > 0, name
+    scale = report["scales"][-1]
+    assert scale["ingest"]["errors"] == 0 and scale["ingest"]["runs_ingested"] >= 6
+    assert scale["ingest"]["steps"] and scale["noop_ingest"]["rc"] == 0
+    inc = report["incremental"]
+    assert inc["ingest"]["rc"] == 0 and "1 parsed" in " ".join(inc["ingest"]["summary"])
+    assert any(t["target"].startswith("tpcc_mysql") for t in report["targets"])
+    markdown = (tmp_path / "report" / "bench.md").read_text()
+    for heading in ("## Targets", "## Ingest per format: one large file", "## Scales", "## Growth"):
+        assert heading in markdown
+    # the generated raw trees are the benchmark's own, never data/raw
+    assert not list((ROOT / "data" / "raw").glob("synthetic*"))
+
+
+def _count_calls(monkeypatch, module, name):
+    calls = []
+    original = getattr(module, name)
+
+    def counting(*args, **kwargs):
+        calls.append(args)
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(module, name, counting)
+    return calls
+
+
+def test_noop_ingest_reads_no_unchanged_file_but_sees_a_changed_one(tmp_path, monkeypatch):
+    raw = tmp_path / "raw"
+    gen.generate(raw, 3, seed=2)
+    Ingestor(raw, tmp_path / "lake").run()
+    hashed = _count_calls(monkeypatch, ingest_mod, "sha256_file")
+    report = Ingestor(raw, tmp_path / "lake").run()
+    assert report.runs_unchanged == 3 and hashed == []
+    # touched with the same bytes: hashed again, found identical, not parsed
+    victim = next(raw.rglob("mpstat.json"))
+    os.utime(victim, ns=(victim.stat().st_atime_ns, victim.stat().st_mtime_ns + 10 ** 9))
+    report = Ingestor(raw, tmp_path / "lake").run()
+    assert report.runs_unchanged == 3 and [p for (p,) in hashed] == [victim]
+    # changed bytes, same size, same mtime as recorded: --force still finds it
+    data = victim.read_bytes()
+    stat = victim.stat()
+    victim.write_bytes(data.replace(b'"usr": ', b'"usr":', 1) + b" ")
+    os.utime(victim, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+    assert victim.stat().st_size == stat.st_size
+    report = Ingestor(raw, tmp_path / "lake", force=True).run()
+    assert report.runs_ingested == 3
+    # an ordinary edit (new mtime) is seen without --force
+    victim.write_bytes(data)
+    report = Ingestor(raw, tmp_path / "lake").run()
+    assert report.runs_ingested == 1 and report.runs_unchanged == 2
+
+
+def test_state_is_saved_a_few_times_not_after_every_run(tmp_path, monkeypatch):
+    raw = tmp_path / "raw"
+    gen.generate(raw, 8, seed=4)
+    saves = _count_calls(monkeypatch, lake_mod.Lake, "save_state")
+    report = Ingestor(raw, tmp_path / "lake").run()
+    assert report.runs_ingested == 8
+    assert 1 <= len(saves) < 8
+    state = json.loads((tmp_path / "lake" / "_state.json").read_text())
+    assert len(state["runs"]) == 8 and all(r["stat"] for r in state["runs"].values())
+    saves.clear()
+    Ingestor(raw, tmp_path / "lake").run()
+    assert saves == []   # nothing changed: the state file is not rewritten
