@@ -521,7 +521,7 @@ def section_incremental(work: Path, scale: str, seed: int, do_dbt: bool, do_site
         log(f"incremental: ingest 1 new run into {scale}")
         ing = measure([str(BIN / "iopscope"), "ingest", "--quiet"], env=env, cwd=ROOT)
         out["ingest"] = {k: ing[k] for k in ("rc", "wall_s", "cpu_s", "max_rss_mib")}
-        out["ingest"]["summary"] = ing["stderr"].strip().splitlines()[-1:] if ing["stderr"].strip() else []
+        out["ingest"]["summary"] = " ".join(ing["stderr"].split())[:500]
         total = ing["wall_s"]
         if do_dbt and wh.exists():
             log("incremental: dbt build")

@@ -114,7 +114,7 @@ export function barChart({rows, title, subtitle, x, y, color = {field: "series",
   const data = rows.filter((r) => isNum(r[y.field]));
   return {
     $schema: SCHEMA,
-    title: subtitle ? {text: title, subtitle} : title,
+    title: subtitle ? {text: typeof title === "string" ? title : title.text, subtitle} : title,
     width: "container",
     height,
     data: {values: data},

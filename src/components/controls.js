@@ -6,10 +6,10 @@ import {param, paramList, within} from "./state.js";
 export const ALL = "(all)";
 
 /** A select over the distinct values of `field` with an "(all)" entry; URL parameter `name`. */
-export function conditionSelect(rows, field, {label, name = field, format} = {}) {
+export function conditionSelect(rows, field, {label, name = field, format, fallback = ALL} = {}) {
   const values = distinct(rows, field);
   const options = [ALL, ...values];
-  const wanted = param(name);
+  const wanted = param(name, String(fallback));
   const value = options.find((o) => String(o) === wanted) ?? ALL;
   return Inputs.select(options, {
     label, value,

@@ -1,27 +1,31 @@
-// Mart payloads (column-oriented JSON written by src/data/_sitedata.py) into rows and Arquero
-// tables. A payload of a mart that is not built yet has exists=false and no rows.
-import aqModule from "arquero/dist/arquero.min.js";
+// Mart payloads (column-oriented JSON written by src/data/_sitedata.py) into rows. A payload of
+// a mart that is not built yet has exists=false and no rows. String columns may come
+// dictionary-encoded ({dict, codes}); columnsOf decodes them.
 
-// The UMD build exposes its API on the default export.
-export const aq = aqModule?.table ? aqModule : globalThis.aq;
+/** Column arrays of a payload, dictionary-encoded columns decoded ({} when the mart is missing). */
+export function columnsOf(payload) {
+  if (!payload || !payload.exists) return {};
+  if (payload._decoded) return payload._decoded;
+  const columns = {};
+  for (const [name, values] of Object.entries(payload.data ?? {})) {
+    columns[name] = Array.isArray(values) ? values : values.codes.map((c) => (c < 0 ? null : values.dict[c]));
+  }
+  Object.defineProperty(payload, "_decoded", {value: columns, enumerable: false});
+  return columns;
+}
 
 /** Row objects of a payload ([] when the mart is missing). */
 export function rowsOf(payload) {
-  if (!payload || !payload.exists) return [];
-  const names = Object.keys(payload.data ?? {});
-  const n = payload.rows ?? (names.length ? payload.data[names[0]].length : 0);
+  const columns = columnsOf(payload);
+  const names = Object.keys(columns);
+  const n = names.length ? columns[names[0]].length : 0;
   const rows = new Array(n);
   for (let i = 0; i < n; ++i) {
     const row = {};
-    for (const name of names) row[name] = payload.data[name][i];
+    for (const name of names) row[name] = columns[name][i];
     rows[i] = row;
   }
   return rows;
-}
-
-/** An Arquero table of a payload (an empty table when the mart is missing). */
-export function tableOf(payload) {
-  return aq.table(payload?.exists ? payload.data : {});
 }
 
 /** True when the payload's mart exists and has the column. */

@@ -105,11 +105,20 @@ export function quotientHeatmap(cells, {title, metricTitle}) {
   };
 }
 
-/** Bars of one metric per device where the x axis has a single point (e.g. one-load studies). */
-export function metricBars(rows, {x, y, yTitle, title}) {
-  const xAxis = X_AXES[x] ?? X_AXES.connections;
-  return barChart({rows, title, x: {field: xAxis.field, title: xAxis.title}, y: {field: y, title: yTitle},
-                   color: {field: "series", title: "Device · conditions"}, extraTooltip: context(xAxis.field)});
+/**
+ * The metric against the x axis when results state it; otherwise (figures printed without a
+ * load level, e.g. a study's single IOPS table) bars per DB configuration, so no figure is hidden.
+ */
+export function metricOrBars(rows, {x = "connections", y, yTitle, title, subtitle}) {
+  const xField = (X_AXES[x] ?? X_AXES.connections).field;
+  const withY = rows.filter((r) => typeof r[y] === "number");
+  if (withY.length === 0 || withY.some((r) => typeof r[xField] === "number")) {
+    return metricChart(rows, {x, y, yTitle, title, subtitle});
+  }
+  const data = withY.map((r) => ({...r, config_label: r.db_config_id ?? "config not stated"}));
+  return barChart({rows: data, title: {text: title, subtitle: `no load level (${xField.replaceAll("_", " ")}) is stated for these figures`},
+    x: {field: "config_label", title: "DB config"}, y: {field: y, title: yTitle},
+    color: {field: "series", title: "Device · conditions"}, extraTooltip: context(null)});
 }
 
 export {tooltip};

@@ -132,7 +132,7 @@ def table_payload(con, name: str, where: str = "", params: list | None = None,
     cur = con.execute(sql, params or [])
     names = [d[0] for d in cur.description]
     rows = cur.fetchall()
-    data = {n: [clean(row[i]) for row in rows] for i, n in enumerate(names)}
+    data = {n: encode_column([clean(row[i]) for row in rows]) for i, n in enumerate(names)}
     return {
         "name": name,
         "exists": True,
@@ -140,6 +140,22 @@ def table_payload(con, name: str, where: str = "", params: list | None = None,
         "columns": [{"name": c["name"], "type": c["type"]} for c in columns],
         "data": data,
     }
+
+
+def encode_column(values: list):
+    """A column as a plain list, or dictionary-encoded ``{"dict": [...], "codes": [...]}`` (code
+    -1 = null) when it is all strings repeating at least twice on average: provenance, device
+    and run ids repeat on every row, and the pages would otherwise download them thousands of
+    times. src/components/data.js decodes both forms."""
+    if len(values) < 8 or not all(v is None or isinstance(v, str) for v in values):
+        return values
+    index: dict[str, int] = {}
+    for v in values:
+        if v is not None and v not in index:
+            index[v] = len(index)
+    if not index or len(index) * 2 > len(values):
+        return values
+    return {"dict": list(index), "codes": [-1 if v is None else index[v] for v in values]}
 
 
 def has_column(catalog: dict, table: str, column: str) -> bool:
@@ -236,6 +252,8 @@ def run_bundle(con, run_id: str, catalog: dict) -> dict:
         payload["thinned_every"] = step
         bundle["tables"][name] = payload
         for column, values in payload["data"].items():
+            if isinstance(values, dict):
+                values = values["dict"]
             seen_values.setdefault(column, set()).update(v for v in values if isinstance(v, str))
     for name, (key, sources) in DIM_KEYS.items():
         if name in bundle["tables"] or not has_column(catalog, name, key):

@@ -143,6 +143,7 @@ _BW_FAST = re.compile(rf"^\s+bw\s*\(\s*([KMGTkP]?i?B)\s*/s\)\s*:\s*min=\s*{_N}, 
                       rf"avg=\s*{_N}, stdev=\s*{_N}(?:, samples=\s*{_N})?$")
 _IOPS_FAST = re.compile(rf"^\s+iops\s*:\s*min=\s*{_N}, max=\s*{_N}, avg=\s*{_N}, stdev=\s*{_N}, samples=\s*{_N}$")
 _LAT_WORDS = frozenset(("slat", "clat", "lat", "sync"))
+_PLAIN_WORDS = frozenset(("IO", "submit", "complete", "latency", "Description"))
 # A full percentile row (what follows its '|'): _PCT_PAIR.findall gives these four pairs.
 _PCT_P = rf"{_N}th=\[ *+{_N}\]"
 _PCT_ROW4 = re.compile(rf" *+{_PCT_P}, *+{_PCT_P}, *+{_PCT_P}, *+{_PCT_P},?$")
@@ -324,7 +325,7 @@ class _Reader:
     def feed(self, ln: int, s: str) -> None:
         # Each pattern is tried in the order below; a cheap test that every line it can match
         # passes (a prefix or a substring) skips the ones that cannot match.
-        if not s.strip():
+        if not s or s.isspace():  # blank (str.isspace and str.strip agree on what is white space)
             self.pct = None
             return
         self.docs[-1].last_line = ln
@@ -418,6 +419,8 @@ class _Reader:
         # Dispatch on the first word: every pattern below starts with its word, so a line
         # tries only the patterns its word allows, in the same order as always.
         word = t.split(None, 1)[0].rstrip(":")
+        if word in _PLAIN_WORDS:  # IO depths, submit, complete, latency: only _IGNORED_JOB_LINE can match
+            return bool(_IGNORED_JOB_LINE.match(s))
         if word in _LAT_WORDS:  # slat clat lat sync
             m = _LAT_FAST.match(s) if "min=" in s else None
             if m:  # the common shape of _LAT_STAT, read directly
