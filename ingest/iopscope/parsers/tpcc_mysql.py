@@ -146,12 +146,13 @@ _F_WORD = re.compile(r"^[A-Za-z][\w-]*$")
 # so float() is always finite), counts of at most 18 digits (always int64). Every line one of
 # them matches is one that _FAST or _generic_interval reads into the same row; lines they miss
 # (nan, negative counts, odd spacing, extra fields) take that general path one by one. The
-# patterns are disjoint, so the order they are tried in does not matter.
+# patterns are disjoint: _kind_for names the only one a line can match.
 _I = r"([0-9]{1,18}+)"
 _D = r"([0-9]{1,300}+\.[0-9]++)"
 _PAIRS = rf", {_I}\|{_D}, {_I}\|{_D}, {_I}\|{_D}, {_I}\|{_D}$"
 _PAIR_COLUMNS = tuple(col for key in TX_KEYS[1:] for col in (f"{key}_count", f"{key}_max_ms"))
 _META_COLUMNS = ("interval_index", "elapsed_s", "interval_s", "is_rampup_mixed", "is_rampup")
+_RUN_CHUNK = 512  # lines read per _add_run call at most (a run split in chunks reads the same)
 
 
 class _LineKind:
@@ -175,7 +176,8 @@ class _LineKind:
         names = ", ".join(f"g{i}" for i in range(self.regex.groups))
         source = (f"lambda groups, {meta}: [{{{', '.join(items)}}} "
                   f"for ({names}), {meta} in zip(groups, {meta})]")
-        self.build = eval(source, {"__builtins__": {"int": int, "float": float, "zip": zip}})  # noqa: S307
+        # A dict display per row is the cheapest way Python has to build these dicts.
+        self.build = eval(source, {"__builtins__": {"int": int, "float": float, "zip": zip}})
 
 
 def _pairs_columns(first: int) -> tuple:
@@ -202,7 +204,7 @@ def _groups_columns(late: bool, with_max: bool) -> tuple:
     return tuple(columns)
 
 
-_KINDS = (
+_KINDS = _K_CURRENT, _K_P999, _K_PHASE, _K_TRX_MAX, _K_RT90_MAX, _K_LATE_MAX, _K_LATE = (
     _LineKind(rf"^{_I}, trx: {_I}, 95(%?): {_D}, 99%?: {_D}, max_rt: {_D}{_PAIRS}", None,
               (("new_order_count", "int", 1), ("new_order_p95_ms", "float", 3),
                ("new_order_p99_ms", "float", 4), ("new_order_max_ms", "float", 5)) + _pairs_columns(6)),
@@ -221,6 +223,23 @@ _KINDS = (
     _LineKind(rf"^{_I}" + rf", {_I}\({_I}\):{_D}\|{_D}" * 5 + "$", "late-rt90-max", _groups_columns(True, True)),
     _LineKind(rf"^{_I}" + rf", {_I}\({_I}\):{_D}" * 5 + "$", "late-rt90", _groups_columns(True, False)),
 )
+
+
+def _kind_for(line: str) -> _LineKind | None:
+    """The one _KINDS pattern that can match a line, from literal text each of them needs."""
+    at = line.find(", ")  # the first one follows the elapsed seconds
+    c = line[at + 2:at + 3] if at > 0 else ""
+    if c == "t":  # trx: ...
+        if "99.9%: " in line:
+            return _K_P999
+        return _K_CURRENT if ", 95%: " in line or ", 95: " in line else _K_TRX_MAX
+    if c == "r" or c == "m":  # rampup / measure
+        return _K_PHASE
+    if "0" <= c <= "9":  # count[(late)]:rt90[|max]
+        if "(" in line:
+            return _K_LATE_MAX if "|" in line else _K_LATE
+        return _K_RT90_MAX
+    return None
 
 
 def detect(head: str, filename: str) -> float:
@@ -349,33 +368,42 @@ def parse(text: str) -> ParseResult:
     # Consecutive interval lines of one _KINDS shape are collected, then read by _add_run
     # before any other line is looked at (other lines read and change the same state).
     kind = _KINDS[0]
+    match = kind.match
     run_numbers: list[int] = []
     run_groups: list[tuple] = []
+    add_number, add_groups = run_numbers.append, run_groups.append
+    fast_limit = last - 1 if cut_last else last  # a cut last line is never an interval
     for number, raw_line in enumerate(lines, start=1):
         line = raw_line.strip()
         if not line:
             if st.unknown:
                 _flush_unknown(st, result)
             continue
-        m = kind.match(line)
+        m = match(line)
         if m is None and "0" <= line[0] <= "9":
-            for other in _KINDS:
+            other = _kind_for(line)
+            if other is not None and other is not kind:
                 m = other.match(line)
                 if m is not None:
                     if run_groups:
                         _add_run(st, kind, run_numbers, run_groups)
-                        run_numbers, run_groups = [], []
-                    kind = other
-                    break
-        if m is not None and (number != last or not cut_last):
+                        run_numbers.clear()
+                        run_groups.clear()
+                    kind, match = other, other.match
+        if m is not None and number <= fast_limit:
             if st.unknown:
                 _flush_unknown(st, result)
-            run_numbers.append(number)
-            run_groups.append(m.groups())
+            add_number(number)
+            add_groups(m.groups())
+            if len(run_groups) == _RUN_CHUNK:  # read long runs in chunks: fewer live objects
+                _add_run(st, kind, run_numbers, run_groups)
+                run_numbers.clear()
+                run_groups.clear()
             continue
         if run_groups:
             _add_run(st, kind, run_numbers, run_groups)
-            run_numbers, run_groups = [], []
+            run_numbers.clear()
+            run_groups.clear()
         if number == last and cut_last and not _TPMC.match(line):
             m = _STOPPING.match(line)
             if m and not m.group(2):  # dots arrive one by one: a short run of them is real
