@@ -36,6 +36,7 @@ export default {
     {name: "TPC-C", path: "/tpcc"},
     {name: "fio", path: "/fio"},
     {name: "Compare", path: "/compare"},
+    {name: "Sizing", path: "/sizing"},
     {name: "Runs", path: "/runs/"},
     {name: "Configs", path: "/configs"},
     {name: "SQL", path: "/sql"},

@@ -51,3 +51,46 @@ test("the summary names the binding constraint and the headroom", () => {
   const r = sizeDevice(v.scenario, v.device);
   assert.match(r.summary, /^capacity-bound: 28 drives give 126x the IOPS you need, 257x the throughput you need, 10\.5x the endurance you need$/);
 });
+
+// --- figures from warehouse rows ---------------------------------------------------------
+import {ioPerNewOrder, perDriveFigures, specIops} from "../../src/components/sizing-data.js";
+
+const workload = {read_pct: 67, block_kib: 8, latency_target_ms: 1, latency_basis: "p99"};
+const cap = (over) => ({device_id: "d", read_pct: 67, block_size_kib: 8, data_device_count: 1, array_layout: "single",
+                        latency_basis: "p99", mib_per_s: 100, provenance: "run r", run_id: "r", ...over});
+
+test("measured IOPS: the highest within the latency target, never one above it", () => {
+  const rows = [
+    cap({capability_kind: "measured_within_latency", latency_target_us: 500, iops: 40000}),
+    cap({capability_kind: "measured_within_latency", latency_target_us: 1000, iops: 60000}),
+    cap({capability_kind: "measured_within_latency", latency_target_us: 2000, iops: 90000}),
+    cap({capability_kind: "measured_within_latency", latency_target_us: 1000, iops: 99999, latency_basis: "mean"}),
+    cap({capability_kind: "measured_within_latency", latency_target_us: 1000, iops: 77777, data_device_count: 4, array_layout: "raid0_x4"})
+  ];
+  const f = perDriveFigures({device_id: "d"}, rows, workload);
+  assert.equal(f.iops_source, "measured");
+  assert.equal(f.iops_per_drive, 60000);
+});
+
+test("falls back to published maxima, then the spec sheet, and says so", () => {
+  const published = perDriveFigures({device_id: "d"}, [cap({capability_kind: "published_maximum", iops: 864})], workload);
+  assert.deepEqual([published.iops_source, published.iops_per_drive], ["published", 864]);
+  const device = {device_id: "d", spec_rand_read_iops: 100000, spec_rand_write_iops: 50000};
+  const spec = perDriveFigures(device, [], workload);
+  assert.equal(spec.iops_source, "spec-sheet");
+  // 1 / (0.67 / 100000 + 0.33 / 50000) = 75187.97
+  assert.ok(Math.abs(spec.iops_per_drive - 75187.9699) < 1e-3);
+  assert.equal(perDriveFigures({device_id: "d"}, [], workload).iops_source, "none");
+  assert.equal(specIops({spec_rand_read_iops: 5}, 1), 5);
+});
+
+test("IO per New-Order: median of the runs that have both figures", () => {
+  const {rows, median} = ioPerNewOrder([
+    {new_order_tpm: 6000, data_read_iops: 500, data_write_iops: 500},   // 1000 / 100 = 10
+    {new_order_tpm: 12000, data_read_iops: 1000, data_write_iops: 2000}, // 3000 / 200 = 15
+    {new_order_tpm: 6000, io_per_new_order: 30},
+    {new_order_tpm: 6000, data_read_iops: null, data_write_iops: 10}
+  ]);
+  assert.equal(rows.length, 3);
+  assert.equal(median, 15);
+});
