@@ -15,8 +15,10 @@ A parser is a module in ``iopscope.parsers`` that defines:
 
 from __future__ import annotations
 
+import gc
+from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Iterator
 
 Record = dict[str, Any]
 
@@ -64,3 +66,17 @@ class ParseResult:
     @property
     def record_count(self) -> int:
         return sum(len(rows) for rows in self.tables.values())
+
+
+@contextmanager
+def no_gc() -> Iterator[None]:
+    """Pause the cyclic garbage collector while a parser builds millions of small acyclic row
+    dicts: otherwise it rescans them again and again (about half the parse time of a 1M-line
+    fio log). The rows hold no cycles, so nothing is leaked."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()

@@ -54,12 +54,10 @@ Example
 
 from __future__ import annotations
 
-import gc
 import math
 import re
-from contextlib import contextmanager
 
-from iopscope.parsers.base import ParseError, ParseResult
+from iopscope.parsers.base import ParseError, ParseResult, no_gc
 
 NAME = "fio_log"
 VERSION = "1.0.0"
@@ -173,21 +171,9 @@ def _int(text: str) -> int:
 # --------------------------------------------------------------------------- step 3: values
 
 
-@contextmanager
-def _no_gc():
-    """Millions of small acyclic row dicts make the cyclic GC rescan them again and again
-    (about half the parse time of a 1M-line log); it is off while rows are built."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
-
 
 def parse(text: str, filename: str | None = None) -> ParseResult:
-    with _no_gc():
+    with no_gc():
         return _parse(text, filename)
 
 
