@@ -7,7 +7,6 @@ main ``iopscope`` parser.
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import os
 import sys
 from pathlib import Path
@@ -203,11 +202,7 @@ def cmd_fio(args) -> int:
     try:
         if args.resume:
             sweep_dir = Path(args.resume).resolve()
-            state = SweepState.load(sweep_dir)
-            if state.data.get("kind") != "fio":
-                raise SweepError(f"{sweep_dir} is a {state.data.get('kind')} sweep: use `capture {state.data.get('kind')}`")
-            known = {f.name for f in dataclasses.fields(FioConfig)}
-            cfg = FioConfig(**{k: v for k, v in state.data["config"].items() if k in known})
+            state, cfg = SweepState.resume(sweep_dir, "fio", FioConfig)
             cfg.destructive, cfg.keep_files = args.destructive, args.keep_files
             sweep = FioSweep(cfg, sweep_dir, state.data["sweep_id"], console, state.data.get("profiles"))
         else:

@@ -24,6 +24,7 @@ to ``.superseded/`` and runs them again.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import datetime as dt
 import json
 import math
@@ -166,6 +167,17 @@ class SweepState:
             raise SweepError(f"{folder}: not a sweep folder (no {STATE_FILE})") from None
         except ValueError as exc:
             raise SweepError(f"{path}: unreadable ({exc})") from None
+
+    @classmethod
+    def resume(cls, folder: Path, kind: str, config_class: type) -> tuple["SweepState", Any]:
+        """Load a sweep of ``kind`` for --resume, with its config rebuilt as ``config_class``
+        (keys a newer or older iopscope does not know are dropped)."""
+        state = cls.load(folder)
+        if state.data.get("kind") != kind:
+            found = state.data.get("kind")
+            raise SweepError(f"{folder} is a {found} sweep: use `capture {found}`")
+        known = {f.name for f in dataclasses.fields(config_class)}
+        return state, config_class(**{k: v for k, v in state.data["config"].items() if k in known})
 
     def save(self) -> None:
         self.data["updated_at"] = now().isoformat()

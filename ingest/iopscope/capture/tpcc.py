@@ -29,7 +29,6 @@ and to ``.sweep.json``.
 from __future__ import annotations
 
 import configparser
-import dataclasses
 import datetime as dt
 import os
 import re
@@ -601,11 +600,7 @@ def main(args) -> int:
     try:
         if args.resume:
             sweep_dir = Path(args.resume).resolve()
-            state = SweepState.load(sweep_dir)
-            if state.data.get("kind") != "tpcc":
-                raise SweepError(f"{sweep_dir} is a {state.data.get('kind')} sweep: use `capture {state.data.get('kind')}`")
-            known = {f.name for f in dataclasses.fields(TpccConfig)}
-            cfg = TpccConfig(**{k: v for k, v in state.data["config"].items() if k in known})
+            state, cfg = SweepState.resume(sweep_dir, "tpcc", TpccConfig)
             sweep_id = state.data["sweep_id"]
         else:
             cfg = TpccConfig(
