@@ -26,7 +26,9 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "ingest"))
+# bench/run.py puts its snapshot of the package first on PYTHONPATH; run alone, the checkout's.
+if not os.environ.get("PYTHONPATH"):
+    sys.path.insert(0, str(ROOT / "ingest"))
 
 
 def _clock() -> tuple[float, float]:

@@ -67,23 +67,58 @@ def log(msg: str) -> None:
 # ------------------------------------------------------------------------------ measuring
 
 
-def measure(cmd: list[str], env: dict[str, str] | None = None, cwd: Path | None = None,
-            timeout_s: float | None = None) -> dict[str, Any]:
-    """Run ``cmd``; wall, user + sys CPU and peak RSS of it and its descendants (wait4).
+PAGE_MIB = os.sysconf("SC_PAGE_SIZE") / 2 ** 20
+GNU_TIME = "/usr/bin/time" if os.access("/usr/bin/time", os.X_OK) else None
+RSS_CAP_MIB = 12 * 1024   # a stage whose processes together exceed this is stopped (shared machine)
 
-    With ``timeout_s`` the whole process group is killed when the time is up (``timed_out``);
-    the figures then cover the time it ran."""
+
+def session_rss_mib(sid: int) -> float:
+    """Resident memory of every process of session ``sid`` together (from /proc)."""
+    total = 0
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry.name}/stat", "rb") as fh:
+                fields = fh.read().rsplit(b")", 1)[1].split()
+            if int(fields[3]) == sid:            # field 6 of stat: session id
+                total += int(fields[21])         # field 24: rss in pages
+        except (OSError, IndexError, ValueError):
+            continue
+    return total * PAGE_MIB
+
+
+def measure(cmd: list[str], env: dict[str, str] | None = None, cwd: Path | None = None,
+            timeout_s: float | None = None, rss_cap_mib: float | None = None) -> dict[str, Any]:
+    """Run ``cmd`` in its own session; wall time, user + sys CPU and peak RSS of the largest
+    process (``wait4``), and the peak RSS of all its processes together (sampled from /proc
+    every 0.25 s). With ``timeout_s`` or when the processes together exceed ``rss_cap_mib``
+    (default RSS_CAP_MIB), the whole session is stopped (``timed_out`` / ``rss_capped``)."""
+    cap = RSS_CAP_MIB if rss_cap_mib is None else rss_cap_mib
+    # GNU time forks the command from its own small process: the command's ru_maxrss is then
+    # its own (a child forked from this large Python process would start with its RSS).
+    fd, time_out = tempfile.mkstemp(prefix="bench-time-")
+    os.close(fd)
+    wrapped = ([GNU_TIME, "-q", "-f", "%M %U %S", "-o", time_out, *cmd] if GNU_TIME else list(cmd))
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         t0 = time.perf_counter()
-        proc = subprocess.Popen(cmd, env=env, cwd=cwd, stdout=out, stderr=err, stdin=subprocess.DEVNULL,
+        proc = subprocess.Popen(wrapped, env=env, cwd=cwd, stdout=out, stderr=err, stdin=subprocess.DEVNULL,
                                 start_new_session=True)
-        timed_out = False
+        timed_out = capped = False
+        tree_peak = 0.0
+        pause, next_scan = 0.002, 0.0
         while True:
-            pid, status, ru = os.wait4(proc.pid, os.WNOHANG if timeout_s else 0)
+            pid, status, ru = os.wait4(proc.pid, os.WNOHANG)
             if pid:
                 break
-            if time.perf_counter() - t0 > timeout_s:
-                timed_out = True
+            now = time.perf_counter()
+            if now >= next_scan:   # the /proc scan costs a few ms: at most every 0.25 s
+                tree = session_rss_mib(proc.pid)
+                tree_peak = max(tree_peak, tree)
+                capped = tree > cap
+                next_scan = now + 0.25
+            timed_out = bool(timeout_s) and now - t0 > timeout_s
+            if timed_out or capped:
                 with contextlib.suppress(ProcessLookupError):
                     os.killpg(proc.pid, signal.SIGTERM)
                 time.sleep(3)
@@ -91,25 +126,38 @@ def measure(cmd: list[str], env: dict[str, str] | None = None, cwd: Path | None 
                     os.killpg(proc.pid, signal.SIGKILL)
                 _, status, ru = os.wait4(proc.pid, 0)
                 break
-            time.sleep(0.2)
+            time.sleep(pause)      # short first (quick commands are timed closely), then 0.1 s
+            pause = min(pause * 1.5, 0.1)
         wall = time.perf_counter() - t0
         proc.returncode = os.waitstatus_to_exitcode(status)
+        maxrss_kib, user, system = ru.ru_maxrss, ru.ru_utime, ru.ru_stime
+        try:
+            fields = Path(time_out).read_text().split()
+            maxrss_kib, user, system = int(fields[-3]), float(fields[-2]), float(fields[-1])
+        except (OSError, ValueError, IndexError):
+            pass   # killed before time wrote its line: wait4's figures
+        finally:
+            os.unlink(time_out)
         out.seek(0)
         err.seek(0)
         return {"cmd": " ".join(str(c) for c in cmd[:6]) + (" ..." if len(cmd) > 6 else ""),
-                "rc": proc.returncode, "wall_s": round(wall, 3), "cpu_s": round(ru.ru_utime + ru.ru_stime, 3),
-                "user_s": round(ru.ru_utime, 3), "sys_s": round(ru.ru_stime, 3),
-                "max_rss_mib": round(ru.ru_maxrss / 1024, 1), "timed_out": timed_out,
+                "rc": proc.returncode, "wall_s": round(wall, 3), "cpu_s": round(user + system, 3),
+                "user_s": round(user, 3), "sys_s": round(system, 3),
+                "max_rss_mib": round(maxrss_kib / 1024, 1), "tree_rss_peak_mib": round(tree_peak, 1),
+                "timed_out": timed_out, "rss_capped": capped,
                 "stdout": out.read().decode(errors="replace"), "stderr": err.read().decode(errors="replace")}
 
 
 def probe(args: list[str], env: dict[str, str] | None = None) -> dict[str, Any]:
     """A bench/probe.py task in its own process: its JSON result plus the process figures."""
+    env = dict(env or os.environ)
+    if SNAP:
+        env["PYTHONPATH"] = str(SNAP["python"])
     m = measure([PY, str(ROOT / "bench" / "probe.py"), *args], env=env)
     if m["rc"] != 0:
         raise RuntimeError(f"probe {args[0]} failed ({m['rc']}): {m['stderr'][-2000:]}")
     result = json.loads(m["stdout"].strip().splitlines()[-1])
-    result["process"] = {k: m[k] for k in ("wall_s", "cpu_s", "max_rss_mib")}
+    result["process"] = {k: m[k] for k in ("wall_s", "cpu_s", "max_rss_mib", "tree_rss_peak_mib")}
     return result
 
 
@@ -139,19 +187,63 @@ def read_bound(paths: list[Path], direct: bool = False) -> dict[str, Any]:
         if not ok:
             return {"bytes": total, "error": "dd iflag=direct not supported here"}
     else:
+        # the same list several times over (>= ~200 MB in all) so that starting cat is noise
+        repeat = max(1, min(50, int(2e8 // max(total, 1))))
         with tempfile.NamedTemporaryFile("w", delete=False) as fh:
-            fh.write("\0".join(str(p) for p in paths))
+            fh.write("\0".join(str(p) for p in paths * repeat))
             listing = fh.name
         try:
-            m = measure(["sh", "-c", f"xargs -0 cat < {listing} > /dev/null"])
+            t0 = time.perf_counter()
+            subprocess.run(["sh", "-c", f"xargs -0 cat < {listing} > /dev/null"], check=True)
+            wall = (time.perf_counter() - t0) / repeat
         finally:
             os.unlink(listing)
-        wall = m["wall_s"]
     return {"bytes": total, "wall_s": round(wall, 4), "mb_s": round(total / 1e6 / wall, 1) if wall else None}
+
+
+# What the benchmark measures is snapshotted when it starts (bench/run.py takes hours; other
+# work on the checkout must not change the code between two scales): the Python package, the
+# dbt project and the site sources. Set by snapshot().
+SNAP: dict[str, Path] = {}
+
+
+def snapshot(work: Path) -> dict[str, Any]:
+    base = work / "snapshot"
+    shutil.rmtree(base, ignore_errors=True)
+    ignore = shutil.ignore_patterns("__pycache__", ".observablehq", "*.pyc")
+    shutil.copytree(ROOT / "ingest" / "iopscope", base / "python" / "iopscope", ignore=ignore)
+    project = base / "project"
+    project.mkdir(parents=True)
+    for name in ("models", "macros", "seeds", "analyses", "snapshots"):
+        if (ROOT / name).is_dir():
+            shutil.copytree(ROOT / name, project / name, ignore=ignore)
+    if (ROOT / "tests" / "dbt").is_dir():
+        shutil.copytree(ROOT / "tests" / "dbt", project / "tests" / "dbt", ignore=ignore)
+    for name in ("dbt_project.yml", "profiles.yml", "packages.yml"):
+        if (ROOT / name).exists():
+            shutil.copy2(ROOT / name, project / name)
+    site = base / "site"
+    site.mkdir()
+    shutil.copytree(ROOT / "src", site / "src", ignore=ignore)
+    for name in ("observablehq.config.js", "package.json"):
+        shutil.copy2(ROOT / name, site / name)
+    SNAP.update(python=base / "python", project=project, site=site)
+    info: dict[str, Any] = {"path": str(base)}
+    try:
+        info["git_head"] = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,
+                                          text=True).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain", "--", "ingest", "models", "macros", "src",
+                                "tests/dbt", "dbt_project.yml"], cwd=ROOT, capture_output=True, text=True).stdout
+        info["uncommitted_files"] = len(dirty.splitlines())
+    except OSError:
+        pass
+    return info
 
 
 def pipeline_env(lake: Path, warehouse: Path, work: Path, raw: Path | None = None) -> dict[str, str]:
     env = dict(os.environ)
+    if SNAP:
+        env["PYTHONPATH"] = str(SNAP["python"])
     env.update({"IOPSCOPE_HOME": str(ROOT), "IOPSCOPE_LAKE": str(lake), "IOPSCOPE_WAREHOUSE": str(warehouse),
                 "DBT_TARGET_PATH": str(work / "target"), "DBT_LOG_PATH": str(work / "logs"),
                 "DBT_SEND_ANONYMOUS_USAGE_STATS": "False", "DO_NOT_TRACK": "1",
@@ -341,9 +433,10 @@ def run_dbt(env: dict[str, str], target: Path, command: str = "build") -> dict[s
     Path(env["IOPSCOPE_WAREHOUSE"]).parent.mkdir(parents=True, exist_ok=True)
     with contextlib.suppress(FileNotFoundError):
         (target / "run_results.json").unlink()
-    m = measure([str(BIN / "dbt"), command, "--project-dir", str(ROOT), "--profiles-dir", str(ROOT)],
-                env=env, cwd=ROOT)
-    out = {k: m[k] for k in ("rc", "wall_s", "cpu_s", "max_rss_mib")}
+    project = SNAP.get("project", ROOT)
+    m = measure([str(BIN / "dbt"), command, "--project-dir", str(project), "--profiles-dir", str(project)],
+                env=env, cwd=project)
+    out = {k: m[k] for k in ("rc", "wall_s", "cpu_s", "max_rss_mib", "tree_rss_peak_mib", "rss_capped")}
     results_file = target / "run_results.json"
     if results_file.exists():
         results = json.loads(results_file.read_text())
@@ -390,10 +483,11 @@ def private_site_root(work: Path, run_pages: bool = True) -> Path:
     site = work / ("site-root" if run_pages else "site-root-aggregates")
     shutil.rmtree(site, ignore_errors=True)
     site.mkdir(parents=True)
-    shutil.copytree(ROOT / "src", site / "src", ignore=shutil.ignore_patterns(".observablehq"))
+    source = SNAP.get("site", ROOT)
+    shutil.copytree(source / "src", site / "src", ignore=shutil.ignore_patterns(".observablehq"))
     for name in ("observablehq.config.js", "package.json"):
-        shutil.copy2(ROOT / name, site / name)
-    for name in ("node_modules", ".venv", "ingest"):
+        shutil.copy2(source / name, site / name)
+    for name in ("node_modules", ".venv"):
         if (ROOT / name).exists():
             (site / name).symlink_to(ROOT / name)
     paths_py = site / "src" / "data" / "_paths.py"
@@ -411,7 +505,8 @@ def run_site(env: dict[str, str], site_root: Path, dist: Path, timeout_s: float 
     shutil.rmtree(dist, ignore_errors=True)
     env = {**env, "IOPSCOPE_DIST": str(dist), "IOPSCOPE_PYTHON": PY, "NO_COLOR": "1"}
     m = measure([str(observable), "build"], env=env, cwd=site_root, timeout_s=timeout_s)
-    out: dict[str, Any] = {k: m[k] for k in ("rc", "wall_s", "cpu_s", "max_rss_mib", "timed_out")}
+    out: dict[str, Any] = {k: m[k] for k in ("rc", "wall_s", "cpu_s", "max_rss_mib", "tree_rss_peak_mib",
+                                             "timed_out", "rss_capped")}
     out["run_pages"] = site_root.name == "site-root"
     log_text = m["stdout"] + m["stderr"]
     # Framework prints "... in <N>ms" once per page or module it has built
@@ -429,20 +524,28 @@ def run_site(env: dict[str, str], site_root: Path, dist: Path, timeout_s: float 
     return out
 
 
-def run_browser(dist: Path, pages: list[str]) -> dict[str, Any]:
-    script = ROOT / "bench" / "site_bench.mjs"
-    m = measure(["node", str(script), str(dist), *pages], cwd=ROOT)
-    if m["rc"] != 0:
-        return {"error": (m["stdout"] + m["stderr"])[-2000:]}
+def run_browser(dist: Path, pages: list[str], budget_runs: int = 3) -> dict[str, Any]:
+    """Chromium figures of a built site: bench/site_bench.mjs (load, first chart, a generic
+    filter change, JS heap) and, when present, the site's own bench/site_budget.mjs (page-specific
+    interactions, median of ``budget_runs`` loads), recorded as it reports them."""
+    result: dict[str, Any] = {}
+    m = measure(["node", str(ROOT / "bench" / "site_bench.mjs"), str(dist), *pages], cwd=ROOT, timeout_s=1800)
     try:
         result = json.loads(m["stdout"].strip().splitlines()[-1])
+        result["process"] = {k: m[k] for k in ("wall_s", "cpu_s", "max_rss_mib")}
     except (ValueError, IndexError):
-        return {"error": m["stdout"][-1000:] + m["stderr"][-1000:]}
-    result["process"] = {k: m[k] for k in ("wall_s", "cpu_s", "max_rss_mib")}
+        result = {"error": (m["stdout"] + m["stderr"])[-2000:]}
     budget = ROOT / "bench" / "site_budget.mjs"
-    if budget.exists():   # the site helper's own budget check, when present: recorded as is
-        b = measure(["node", str(budget), str(dist)], cwd=ROOT, env={**os.environ, "IOPSCOPE_DIST": str(dist)})
-        result["site_budget"] = {"rc": b["rc"], "output": (b["stdout"] + b["stderr"])[-3000:]}
+    if budget.exists():
+        out = dist.parent / f"{dist.name}-site_budget.json"
+        b = measure(["node", str(budget), "--runs", str(budget_runs), "--json", str(out)], cwd=ROOT,
+                    env={**os.environ, "IOPSCOPE_DIST": str(dist)}, timeout_s=1800)
+        entry: dict[str, Any] = {"rc": b["rc"], "wall_s": b["wall_s"]}
+        if out.exists():
+            entry.update(json.loads(out.read_text()))
+        else:
+            entry["output"] = (b["stdout"] + b["stderr"])[-3000:]
+        result["site_budget"] = entry
     return result
 
 
@@ -460,8 +563,8 @@ def section_scale(work: Path, scale: str, seed: int, do_dbt: bool, do_site: bool
     files -= 1 if (raw / ".bench-tree.json").exists() else 0
     out: dict[str, Any] = {"scale": scale, "raw": str(raw), "tree": tree, "raw_files": files, "raw_bytes": size}
     lake, wh = work / f"lake-{scale}", work / f"wh-{scale}" / "iopscope.duckdb"
-    shutil.rmtree(lake, ignore_errors=True)
-    shutil.rmtree(wh.parent, ignore_errors=True)
+    for stale in (lake, wh.parent, work / f"dbt-{scale}"):   # cold start: no lake, warehouse, dbt target
+        shutil.rmtree(stale, ignore_errors=True)
     listing = [Path(d) / n for d, _, ns in os.walk(raw) for n in ns if not n.startswith(".")]
     read_bound(listing)
     out["cat"] = read_bound(listing)
@@ -477,7 +580,7 @@ def section_scale(work: Path, scale: str, seed: int, do_dbt: bool, do_site: bool
     env = pipeline_env(lake, wh, work / f"dbt-{scale}", raw)
     log(f"{scale}: no-op re-ingest")
     noop = measure([str(BIN / "iopscope"), "ingest", "--quiet"], env=env, cwd=ROOT)
-    out["noop_ingest"] = {k: noop[k] for k in ("rc", "wall_s", "cpu_s", "max_rss_mib")}
+    out["noop_ingest"] = {k: noop[k] for k in ("rc", "wall_s", "cpu_s", "max_rss_mib", "tree_rss_peak_mib")}
     if do_dbt:
         log(f"{scale}: dbt build")
         out["dbt"] = run_dbt(env, work / f"dbt-{scale}" / "target")
@@ -501,7 +604,7 @@ def section_scale(work: Path, scale: str, seed: int, do_dbt: bool, do_site: bool
     return out
 
 
-def section_incremental(work: Path, scale: str, seed: int, do_dbt: bool, do_site: bool) -> dict[str, Any]:
+def section_incremental(work: Path, scale: str, seed: int, do_dbt: bool, do_site: bool = False) -> dict[str, Any]:
     """One new run into the lake of ``scale`` (built by section_scale), then rebuild."""
     from iopscope.synth.generate import generate, plan
 
@@ -520,7 +623,7 @@ def section_incremental(work: Path, scale: str, seed: int, do_dbt: bool, do_site
         generate(raw, runs + 1, seed, start=runs)
         log(f"incremental: ingest 1 new run into {scale}")
         ing = measure([str(BIN / "iopscope"), "ingest", "--quiet"], env=env, cwd=ROOT)
-        out["ingest"] = {k: ing[k] for k in ("rc", "wall_s", "cpu_s", "max_rss_mib")}
+        out["ingest"] = {k: ing[k] for k in ("rc", "wall_s", "cpu_s", "max_rss_mib", "tree_rss_peak_mib")}
         out["ingest"]["summary"] = " ".join(ing["stderr"].split())[:500]
         total = ing["wall_s"]
         if do_dbt and wh.exists():
@@ -596,11 +699,16 @@ def targets(report: dict[str, Any]) -> list[dict[str, Any]]:
                      "value": inc["ingest_plus_dbt_wall_s"],
                      "met": inc["ingest_plus_dbt_wall_s"] < TARGETS["incremental_s"]})
     for s in report.get("scales", []):
-        pages = (s.get("browser") or {}).get("pages") or []
-        if not pages:
-            continue
-        charts = [p["first_chart_ms"] for p in pages if p.get("first_chart_ms") is not None]
-        filters = [p["filter"]["settled_ms"] for p in pages if (p.get("filter") or {}).get("settled_ms") is not None]
+        browser = s.get("browser") or {}
+        budget = (browser.get("site_budget") or {}).get("results")
+        if budget:   # the site's own page-specific measurements
+            charts = [r["firstChartMs"] for r in budget if r.get("firstChartMs") is not None]
+            filters = [r["interactionMs"] for r in budget
+                       if r.get("interactionMs") is not None and r.get("page") != "/sql"]
+        else:        # bench/site_bench.mjs: first rendered chart, generic <select> change
+            pages = browser.get("pages") or []
+            charts = [p["first_chart_ms"] for p in pages if p.get("first_chart_ms") is not None]
+            filters = [p["filter"]["settled_ms"] for p in pages if (p.get("filter") or {}).get("settled_ms") is not None]
         if charts:
             rows.append({"target": f"{s['scale']}: first chart <= {TARGETS['first_chart_ms']:.0f} ms (slowest page)",
                          "value": max(charts), "met": max(charts) <= TARGETS["first_chart_ms"]})
@@ -622,6 +730,13 @@ def _fmt(v: Any) -> str:
     return str(v)
 
 
+def _mem(stage: dict[str, Any]) -> float | None:
+    """Peak memory of a stage: the larger of its largest process (time -f %M) and all its
+    processes together (sampled)."""
+    values = [v for v in (stage.get("max_rss_mib"), stage.get("tree_rss_peak_mib")) if v]
+    return max(values) if values else None
+
+
 def _table(header: list[str], rows: list[list[Any]]) -> str:
     lines = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
     lines += ["| " + " | ".join(_fmt(c) for c in row) + " |" for row in rows]
@@ -635,7 +750,10 @@ def markdown(report: dict[str, Any]) -> str:
            f"{m.get('platform')}; load average {tuple(round(x, 2) for x in m['loadavg_start'])} at the start, "
            f"{tuple(round(x, 2) for x in report.get('loadavg_end', (0, 0, 0)))} at the end. "
            f"Versions: {', '.join(f'{k} {v}' for k, v in m.get('versions', {}).items() if v)}.\n",
-           f"Command: `{report['command']}`\n"]
+           f"Command: `{report['command']}`. Code measured: a snapshot taken at the start of the run "
+           f"(git {report.get('snapshot', {}).get('git_head', '?')} plus "
+           f"{report.get('snapshot', {}).get('uncommitted_files', '?')} uncommitted files under ingest/, models/, "
+           f"src/ ...).\n"]
     if report.get("targets"):
         out.append("## Targets\n")
         out.append(_table(["target", "value", "met"], [[t["target"], t["value"], t["met"]] for t in report["targets"]]))
@@ -679,13 +797,13 @@ def markdown(report: dict[str, Any]) -> str:
             rows.append([s["scale"], i["runs_seen"], s["raw_files"], round(s["raw_bytes"] / 1e6, 1),
                          s["cat"].get("mb_s"), i["wall_s"], i["cpu_s"], i["mb_s_cpu"], i["max_rss_mib"], i["errors"],
                          s["noop_ingest"]["wall_s"], s["lake"]["parquet_files"], s["lake"]["state_kib"],
-                         d.get("wall_s"), d.get("max_rss_mib"), d.get("warehouse_mib"),
-                         site.get("wall_s"), site.get("max_rss_mib"), site.get("run_pages"), site.get("html_pages"),
+                         d.get("wall_s"), _mem(d), d.get("warehouse_mib"), site.get("wall_s"), _mem(site),
+                         site.get("run_pages"), site.get("html_pages"),
                          site.get("dist_mib")])
         out.append(_table(["scale", "runs", "raw files", "raw MB", "cat MB/s", "ingest wall s", "ingest CPU s",
-                           "ingest MB/s CPU", "ingest RSS MiB", "errors", "no-op ingest s", "parquet files",
-                           "state KiB", "dbt build s", "dbt RSS MiB", "warehouse MiB", "site build s",
-                           "site RSS MiB", "run pages built", "pages", "dist MiB"], rows))
+                           "ingest MB/s CPU", "ingest peak MiB", "errors", "no-op ingest s", "parquet files",
+                           "state KiB", "dbt build s", "dbt peak MiB", "warehouse MiB", "site build s",
+                           "site peak MiB (all processes)", "run pages built", "pages", "dist MiB"], rows))
         for s in report["scales"]:
             full = s.get("site_full")
             if full:
@@ -709,15 +827,27 @@ def markdown(report: dict[str, Any]) -> str:
             b = s.get("browser")
             if not b:
                 continue
-            if b.get("error"):
-                out.append(f"\nBrowser at {s['scale']}: error: {b['error'][:500]}\n")
-                continue
             out.append(f"\n### Browser at {s['scale']}\n\n")
+            if b.get("error"):
+                out.append(f"bench/site_bench.mjs failed: {b['error'][:500]}\n\n")
             rows = [[p["path"], p.get("load_ms"), p.get("first_chart_ms"), p.get("charts"),
                      (p.get("filter") or {}).get("control"), (p.get("filter") or {}).get("settled_ms"),
                      p.get("heap_used_mib"), p.get("transfer_kib"), len(p.get("problems", []))] for p in b.get("pages", [])]
             out.append(_table(["page", "load ms", "first chart ms", "charts", "filter changed", "filter settled ms",
                                "JS heap MiB", "fetched KiB", "problems"], rows))
+            budget = b.get("site_budget") or {}
+            if budget.get("results"):
+                out.append(f"\nbench/site_budget.mjs (the site's own page-specific interactions, median of "
+                           f"{budget.get('runs')} loads):\n\n")
+                rows = [[r["page"], r.get("firstChartMs"), r.get("interaction"), r.get("interactionMs"),
+                         r.get("interactionAllChartsMs"), round((r.get("bytes") or 0) / 2 ** 20, 2),
+                         round((r.get("wasmBytes") or 0) / 2 ** 20, 2), "; ".join(r.get("errors") or [])[:120]]
+                        for r in budget["results"]]
+                out.append(_table(["page", "first chart ms", "interaction", "interaction ms", "all charts ms",
+                                   "MB at load", "wasm MB", "errors"], rows))
+            elif budget:
+                out.append(f"\nbench/site_budget.mjs failed (rc {budget.get('rc')}): "
+                           f"{str(budget.get('output', ''))[-300:]}\n")
     inc = report.get("incremental")
     if inc and not inc.get("skipped"):
         out.append(f"\n## One new run into the {inc['scale']}-run lake\n\n")
@@ -740,6 +870,7 @@ def markdown(report: dict[str, Any]) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
+    global DUCKDB_THREADS, RSS_CAP_MIB
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--work", type=Path, default=Path(os.environ.get("IOPSCOPE_BENCH_WORK", "/tmp/iopscope-bench")))
@@ -756,6 +887,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="above this many runs, time the whole site for --site-timeout s only and build "
                          "the aggregate pages without the per-run pages")
     ap.add_argument("--site-timeout", type=float, default=SITE["timeout_s"])
+    ap.add_argument("--incremental-site", action="store_true", help="also time a site build after the new run")
+    ap.add_argument("--rss-cap-gib", type=float, default=RSS_CAP_MIB / 1024,
+                    help="stop a stage whose processes together use more memory than this (default 12)")
     ap.add_argument("--no-dbt", action="store_true")
     ap.add_argument("--no-site", action="store_true")
     ap.add_argument("--seed", type=int, default=1)
@@ -765,13 +899,13 @@ def main(argv: list[str] | None = None) -> int:
                     help="tiny sizes, no dbt / site / browser: checks that the harness runs and reports")
     args = ap.parse_args(argv)
     if args.smoke:
-        global DUCKDB_THREADS
         DUCKDB_THREADS = 1
         args.scales, args.big_mb, args.small_count, args.small_kb = "6", 0.3, 3, 8.0
         args.formats, args.no_bundled = "tpcc_mysql,iostat_json", True
         args.no_dbt = args.no_site = True
         args.sections = "formats,scales,incremental"
     SITE.update(run_pages_max=args.site_run_pages_max, timeout_s=args.site_timeout)
+    RSS_CAP_MIB = args.rss_cap_gib * 1024
     sections = set(args.sections.split(","))
     scales = [s.strip() for s in args.scales.split(",") if s.strip()]
     browser_scales = set((args.browser_scales or f"{scales[0]},{scales[-1]}").split(","))
@@ -781,7 +915,7 @@ def main(argv: list[str] | None = None) -> int:
     out_dir.mkdir(parents=True, exist_ok=True)
     report: dict[str, Any] = {"started_at": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
                               "command": " ".join(["bench/run.py", *(argv if argv is not None else sys.argv[1:])]),
-                              "machine": machine(), "work": str(work)}
+                              "machine": machine(), "work": str(work), "snapshot": snapshot(work)}
     t0 = time.perf_counter()
 
     def save() -> None:
@@ -806,7 +940,8 @@ def main(argv: list[str] | None = None) -> int:
                 bundled=not args.no_bundled))
             save()
     if "incremental" in sections and scales:
-        report["incremental"] = section_incremental(work, scales[-1], args.seed, not args.no_dbt, not args.no_site)
+        report["incremental"] = section_incremental(work, scales[-1], args.seed, not args.no_dbt,
+                                                    args.incremental_site and not args.no_site)
     save()
     if args.clean:
         for scale in scales:

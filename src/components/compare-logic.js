@@ -110,10 +110,11 @@ export function quotientMatrix(rows, {metric, device = "device_label", condition
         if (a === b) continue;
         const q = (ea.sum / ea.n) / (eb.sum / eb.n);
         const cellKey = `${a}\u001f${b}`;
-        const cell = cells.get(cellKey) ?? {a, b, quotients: [], keys: [], approx: false};
+        const cell = cells.get(cellKey) ?? {a, b, quotients: [], keys: [], approx: false, sources: new Set()};
         cell.quotients.push(q);
         cell.keys.push(key);
         cell.approx ||= ea.approx || eb.approx;
+        for (const r of [...ea.rows, ...eb.rows]) cell.sources.add(r.provenance ?? r.setup ?? r.run_id ?? "unknown source");
         cells.set(cellKey, cell);
       }
     }
@@ -127,7 +128,8 @@ export function quotientMatrix(rows, {metric, device = "device_label", condition
       geomean: Math.exp(logs.reduce((s, x) => s + x, 0) / logs.length),
       min: Math.min(...c.quotients),
       max: Math.max(...c.quotients),
-      approx: c.approx
+      approx: c.approx,
+      provenance: ((list) => list.slice(0, 4).join(" | ") + (list.length > 4 ? ` | … and ${list.length - 4} more` : ""))([...c.sources].sort())
     };
   });
 }

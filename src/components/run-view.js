@@ -75,7 +75,7 @@ export function runSections(bundle, {compareHref}) {
   const files = rawFiles(bundle);
   section("run-files", "Raw files", files.length
     ? el("div", {class: "table-scroll"}, table(files, [["path", "file"], ["sha256", "SHA-256", {format: (v) => (v ? el("code", {class: "sha"}, v) : "not recorded in the marts")}],
-        ["parser", "parser"], ["parser_version", "parser version"], ["tool_version", "tool version"], ["tables", "marts"]]))
+        ["size_bytes", "bytes", {num: true}], ["parser", "parser"], ["parser_version", "parser version"], ["tool_version", "tool version"], ["tables", "marts"]]))
     : note("No raw file is named by this run's rows."));
 
   sections.push(...charts(bundle, deviceLabel));
@@ -181,4 +181,3 @@ function charts(bundle, deviceLabel) {
   return out;
 }
 
-export {fmt};

@@ -18,7 +18,8 @@ export function rawFiles(bundle) {
     for (const r of rows) {
       const path = r.source_path ?? r.raw_path ?? r.manifest_path;
       if (!path) continue;
-      const entry = files.get(path) ?? {path, sha256: null, parser: null, parser_version: null, tool_version: null, tables: new Set()};
+      const entry = files.get(path) ?? {path, sha256: null, parser: null, parser_version: null, tool_version: null, size_bytes: null, tables: new Set()};
+      entry.size_bytes ??= r.size_bytes ?? r.file_size_bytes ?? null;
       entry.sha256 ??= r.source_sha256 ?? r.sha256 ?? r.file_sha256 ?? r.content_sha256 ?? null;
       entry.parser ??= r.parser ?? null;
       entry.parser_version ??= r.parser_version ?? null;

@@ -89,7 +89,8 @@ export function quotientHeatmap(cells, {title, metricTitle}) {
             {field: "min", title: "lowest A / B", format: EXACT},
             {field: "max", title: "highest A / B", format: EXACT},
             {field: "n", title: "matched conditions"},
-            {field: "approx", title: "uses approximate figures"}
+            {field: "approx", title: "uses approximate figures"},
+            {field: "provenance", title: "Provenance"}
           ]
         }
       },

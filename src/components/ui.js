@@ -68,8 +68,3 @@ export function facts(pairs, {keepEmpty = false} = {}) {
   const items = pairs.filter(([, v]) => keepEmpty || (v !== null && v !== undefined && v !== ""));
   return el("dl", {class: "facts"}, items.map(([k, v]) => [el("dt", {}, k), el("dd", {}, v instanceof Node ? v : fmt(v))]));
 }
-
-/** Relative link from the current page to a site path ("/runs/x" -> "../runs/x"). */
-export function href(path, depth = 0) {
-  return `${depth ? "../".repeat(depth) : "./"}${path.replace(/^\//, "")}`;
-}

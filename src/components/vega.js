@@ -38,14 +38,39 @@ export function vegaChart(spec, {rows, empty = "No data matches the current sele
   container.append(target);
   const title = typeof spec?.title === "string" ? spec.title : spec?.title?.text;
   const options = {...EMBED_OPTIONS, downloadFileName: slug(name ?? title ?? "iopscope-chart")};
-  container.ready = vegaEmbed(target, spec, options).then((result) => {
-    container.dataset.rendered = "true";
-    container.dataset.renderedAt = String(performance.now());
-    container.view = result.view;
-    return result;
-  });
+  let resolveReady;
+  container.ready = new Promise((resolve) => (resolveReady = resolve));
+  const draw = () => {
+    vegaEmbed(target, spec, options).then((result) => {
+      container.classList.remove("pending");
+      container.dataset.rendered = "true";
+      container.dataset.renderedAt = String(performance.now());
+      container.view = result.view;
+      resolveReady(result);
+    });
+  };
+  // Charts are drawn when they come near the viewport: a page of ten charts draws the first
+  // ones at once, and a filter change redraws only what can be seen.
+  if (observer) {
+    container.classList.add("pending");
+    pending.set(container, draw);
+    observer.observe(container);
+  } else {
+    draw();
+  }
   return container;
 }
+
+const pending = new WeakMap();
+const observer = typeof IntersectionObserver === "undefined" ? null : new IntersectionObserver((entries) => {
+  for (const entry of entries) {
+    if (!entry.isIntersecting) continue;
+    observer.unobserve(entry.target);
+    const draw = pending.get(entry.target);
+    pending.delete(entry.target);
+    draw?.();
+  }
+}, {rootMargin: "100px 0px"});
 
 function slug(text) {
   return String(text).toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "").slice(0, 80) || "chart";

@@ -13,7 +13,10 @@ tables = []
 for name, info in catalog.items():
     (count,) = con.execute(f"select count(*) from {sd.MARTS_SCHEMA}.{sd.quote_ident(name)}").fetchone()
     tables.append({"name": name, "comment": info["comment"], "rows": count, "columns": info["columns"]})
-runs = [{"run_id": rid, "slug": sd.run_slug(rid)} for rid in sd.run_ids(con, catalog)]
+kinds = {}
+if con is not None and sd.has_column(catalog, "dim_runs", "source_kind"):
+    kinds = dict(con.execute("select run_id, source_kind from marts.dim_runs").fetchall())
+runs = [{"run_id": rid, "slug": sd.run_slug(rid), "source_kind": kinds.get(rid)} for rid in sd.run_ids(con, catalog)]
 if con is not None:
     con.close()
 sd.write_json({

@@ -93,10 +93,47 @@ export async function openPage(browser, baseUrl, path, {ready = null, timeout = 
   }
   // Let late module errors (Framework runs cells asynchronously) surface.
   await page.waitForTimeout(300);
+  // Framework shows a cell that failed to compile (or threw) in the page itself, without
+  // always logging to the console: count those as problems too.
+  for (const text of await page.locator(".observablehq--error").allInnerTexts()) {
+    problems.push(`cell error: ${text.slice(0, 300)}`);
+  }
   return {page, problems, close: () => context.close()};
 }
 
 export async function screenshot(page, name) {
   mkdirSync(ARTIFACTS, {recursive: true});
-  await page.screenshot({path: join(ARTIFACTS, `${name}.png`), fullPage: true});
+  const path = join(ARTIFACTS, `${name}.png`);
+  // Headless Chromium's full-page capture now and then never returns on long SVG-heavy pages;
+  // a viewport as tall as the page gives the same picture.
+  const viewport = page.viewportSize();
+  const height = await page.evaluate(() => document.documentElement.scrollHeight);
+  try {
+    await page.setViewportSize({width: viewport.width, height: Math.min(Math.max(height, viewport.height), 16000)});
+    await page.screenshot({path, timeout: 20000});
+  } finally {
+    await page.setViewportSize(viewport);
+  }
+}
+
+/**
+ * Charts draw when they come near the viewport: scroll through the whole page, then wait until
+ * every chart slot holds a drawn chart or an explanation (none left pending or blank).
+ */
+export async function drawAllCharts(page, {timeout = 15000} = {}) {
+  await page.evaluate(async () => {
+    const step = Math.max(200, innerHeight - 100);
+    for (let y = 0; y < document.documentElement.scrollHeight; y += step) {
+      scrollTo(0, y);
+      await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 30)));
+    }
+  });
+  // Charts created after the scroll passed them (a cell waiting on a fetch) are brought into
+  // view one by one until none is left waiting.
+  await page.waitForFunction(() => {
+    const waiting = [...document.querySelectorAll(".vega-chart")].filter((c) => !c.dataset.rendered && !c.dataset.empty);
+    waiting[0]?.scrollIntoView({block: "center"});
+    return waiting.length === 0;
+  }, null, {timeout, polling: 100});
+  await page.evaluate(() => scrollTo(0, 0));
 }

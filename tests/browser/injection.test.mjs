@@ -19,7 +19,15 @@ const MARTS = ["dim_runs", "dim_hosts", "dim_devices", "dim_db_configs", "fct_fi
 const RAW = join(WORK, "raw");
 const DIST = join(WORK, "dist");
 const SITE_ROOT = join(WORK, "src");
-const SOURCE_RUN = join(ROOT, "data", "raw", "measured", "2026-11-21-vm2-vda-fio-database-thin-slice");
+// A real measured run to borrow a fio.json from (the bundled thin slice, or any bundled run
+// with a fio.json at its top level).
+const SOURCE_RUN = (() => {
+  const measured = join(ROOT, "data", "raw", "measured");
+  const preferred = join(measured, "2026-11-21-vm2-vda-fio-database-thin-slice");
+  if (existsSync(join(preferred, "fio.json"))) return preferred;
+  const other = existsSync(measured) ? readdirSync(measured).map((d) => join(measured, d)).find((d) => existsSync(join(d, "fio.json"))) : null;
+  return other ?? preferred;
+})();
 
 export const IMG = "<img src=x onerror=alert(1)>";
 const RUN_ID = "inj<svg onload=alert(2)>run";
@@ -98,7 +106,8 @@ function buildInjectionSite() {
   cpSync(join(SOURCE_RUN, "fio.json"), join(run, "fio.json"));
   // A plain run beside it, so the Compare page has two runs whose conditions differ.
   cpSync(SOURCE_RUN, join(RAW, "measured", "plain-run"), {recursive: true});
-  for (const dir of ["lake", "target", "logs"]) rmSync(join(WORK, dir), {recursive: true, force: true});
+  // Fresh lake and warehouse; dbt's target/ stays so its partial parsing saves time next run.
+  rmSync(join(WORK, "lake"), {recursive: true, force: true});
   rmSync(join(WORK, "wh.duckdb"), {force: true});
   const env = {
     ...process.env,
@@ -138,6 +147,9 @@ function buildInjectionSite() {
   run_(join(ROOT, "node_modules", ".bin", "observable"), ["build"]);
   writeFileSync(stamp, key);
 }
+
+// The plain run keeps its own manifest's run id.
+const PLAIN_RUN_ID = readFileSync(join(SOURCE_RUN, "run.toml"), "utf-8").match(/^run_id\s*=\s*"([^"]+)"/m)?.[1];
 
 let browser;
 let server;
@@ -203,7 +215,7 @@ describe("hostile text from data is shown literally", () => {
   test("runs list, compare, configs, fio and SQL pages show it as text too", async () => {
     const pages = [
       ["/runs/", "#runs-table", [IMG, RUN_ID]],
-      [`/compare?mode=runs&run=${encodeURIComponent(RUN_ID)}&run=2026-11-21-vm2-vda-fio-database-thin-slice`, "#differing-conditions", [CPU, DEVICE_ID]],
+      [`/compare?mode=runs&run=${encodeURIComponent(RUN_ID)}&run=${encodeURIComponent(PLAIN_RUN_ID)}`, "#differing-conditions", [CPU, DEVICE_ID]],
       [`/configs?a=${encodeURIComponent(CONFIG_ID)}&b=(none)`, "#config-params", [PARAM_VALUE, CONFIG_ID]],
       [`/fio?device=${encodeURIComponent(DEVICE_ID)}`, ".vega-chart[data-rendered]", [DEVICE_MODEL]]
     ];

@@ -88,6 +88,8 @@ def test_runs_are_labelled_synthetic(tmp_path):
         assert m.get("kind") == "synthetic" and m.get("synthetic") is True
         assert "synthetic" in m.get("tags")
         assert m.run_id.startswith("synth-") and "SYNTHETIC" in m.get("description")
+        assert m.get("study_id") is None   # study_id names a published study: not ours to use
+        assert m.get("extra", "synthetic_campaign")
         assert path.read_text().startswith("# SYNTHETIC")
     Ingestor(raw, tmp_path / "lake").run()
     rows = duckdb.sql(f"select distinct run_kind, synthetic, collection from "

@@ -547,8 +547,9 @@ def _manifest_common(run: RunPlan, tools: list[str], started: dt.datetime, ended
     return {"schema_version": 1, "run_id": run.run_id, "kind": "synthetic", "synthetic": True,
             "tools": tools, "started_at": started, "ended_at": ended, "status": "complete",
             "description": description, "tags": ["synthetic", "bench"] + tags,
-            "study_id": f"synthetic-campaign-{c.number:05d}", "sysstat_version": "12.6.1",
-            "host": _host_table(c)}
+            "sysstat_version": "12.6.1", "host": _host_table(c),
+            # study_id names a published study a run transcribes: the campaign goes in [extra]
+            "extra": {"synthetic_campaign": c.name, "synthetic_model": "iopscope.synth.model"}}
 
 
 def write_run(out: Path, run: RunPlan) -> int:
