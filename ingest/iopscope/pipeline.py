@@ -81,11 +81,16 @@ def dbt(paths: Paths, args: list[str]) -> None:
 
 
 def site(paths: Paths) -> None:
-    """Build the static site into dist/. Loader caches are dropped: the warehouse may have changed."""
+    """Build the static site into dist/. Data-loader outputs are dropped (the warehouse may have
+    changed and Framework only reruns a loader whose source file changed); the bundles of npm
+    packages in the same cache are kept, so a rebuild does not re-bundle vega and DuckDB-WASM."""
     observable = paths.root / "node_modules" / ".bin" / "observable"
     if not observable.exists():
         raise StageError("node_modules is missing: run `make deps` (or npm ci) first")
-    shutil.rmtree(paths.root / "src" / ".observablehq" / "cache", ignore_errors=True)
+    site_root = Path(os.environ.get("IOPSCOPE_SITE_ROOT", paths.root / "src"))
+    if not site_root.is_absolute():
+        site_root = paths.root / site_root
+    shutil.rmtree(site_root / ".observablehq" / "cache" / "data", ignore_errors=True)
     proc = subprocess.run([str(observable), "build"], cwd=paths.root, env=child_env(paths))
     if proc.returncode != 0:
         raise StageError(f"site build failed (exit {proc.returncode})")

@@ -111,6 +111,15 @@ function charts(bundle, deviceLabel) {
     block("run-intervals", "New-Order per interval", card("run-chart-intervals", vegaChart(intervalsChart(intervals, {y, title: "New-Order per interval over time"}))));
   }
 
+  const tx = bundleRows(bundle, "fct_tpcc_tx_summaries");
+  if (tx.length) {
+    block("run-tx", "TPC-C transactions (tpcc-mysql summary)", el("div", {class: "table-scroll"}, table(tx,
+      [["connections", "connections", {num: true}], ["tx_type", "transaction"], ["success_count", "succeeded", {num: true}],
+       ["late_count", "late", {num: true}], ["failure_count", "failed", {num: true}], ["per_min", "per minute", {num: true}],
+       ["mix_share_pct", "mix share (%)", {num: true}], ["rt90_ms", "90th pct response (ms)", {num: true}],
+       ["max_rt_ms", "max response (ms)", {num: true}], ["rt_verdict", "response-time check"], ["mix_verdict", "mix check"]])));
+  }
+
   const fio = labelSeries(shapeMeasured(decorate(bundleRows(bundle, "fct_fio_results")), deviceLabel)
     .filter((r) => r.direction !== "total"), {conditions: FIO_CONDITIONS, exclude: ["outstanding_ios"]});
   const pubIo = labelSeries(shapePublished(decorate(bundleRows(bundle, "fct_published_io_results")), deviceLabel),
