@@ -110,7 +110,18 @@ export async function screenshot(page, name) {
   const height = await page.evaluate(() => document.documentElement.scrollHeight);
   try {
     await page.setViewportSize({width: viewport.width, height: Math.min(Math.max(height, viewport.height), 16000)});
-    await page.screenshot({path, timeout: 20000});
+    await page.screenshot({path, timeout: 15000});
+  } catch (error) {
+    // Screenshots are artifacts for reviewers, not assertions: a capture that hangs (seen now
+    // and then on long SVG pages under load) falls back to the first screen, else is skipped
+    // with a warning, and never fails the test that asked for it.
+    await page.setViewportSize(viewport);
+    try {
+      await page.screenshot({path, timeout: 10000});
+      console.warn(`screenshot ${name}: full-height capture failed (${error.message.split("\n")[0]}); saved the first screen`);
+    } catch (again) {
+      console.warn(`screenshot ${name}: not saved (${again.message.split("\n")[0]})`);
+    }
   } finally {
     await page.setViewportSize(viewport);
   }
