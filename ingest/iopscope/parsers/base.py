@@ -18,9 +18,68 @@ from __future__ import annotations
 import gc
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, Iterator
+from typing import Any, Iterator, Sequence
 
 Record = dict[str, Any]
+
+
+class Columns(Sequence):
+    """A table's rows held column by column: what a fast parser returns so that ingest hands
+    whole columns to Arrow instead of building (and later taking apart) one dict per row.
+
+    ``columns`` maps column name -> a list or a ``pyarrow.Array`` of equal length; every value
+    must already be what the record form would hold (floats as float, nan/inf allowed and
+    nulled by the lake like any record value, timestamps as ``pyarrow.timestamp`` or datetime).
+    It reads like the list of dicts the record form would be (index, iterate, compare), so
+    tests, ``iopscope parse`` and docstring examples do not care which form a parser chose.
+    """
+
+    __slots__ = ("columns", "length")
+
+    def __init__(self, columns: dict[str, Any], length: int | None = None) -> None:
+        lengths = {len(v) for v in columns.values()}
+        if length is None:
+            if len(lengths) > 1:
+                raise ValueError(f"columns of unequal length: {sorted(lengths)}")
+            length = lengths.pop() if lengths else 0
+        elif lengths - {length}:
+            raise ValueError(f"columns of length {sorted(lengths)}, expected {length}")
+        self.columns = columns
+        self.length = length
+
+    def __len__(self) -> int:
+        return self.length
+
+    def _value(self, column: Any, i: int) -> Any:
+        value = column[i]
+        return value.as_py() if hasattr(value, "as_py") else value
+
+    def __getitem__(self, index):  # type: ignore[override]
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(self.length))]
+        if index < 0:
+            index += self.length
+        if not 0 <= index < self.length:
+            raise IndexError(index)
+        return {name: self._value(col, index) for name, col in self.columns.items()}
+
+    def __iter__(self) -> Iterator[Record]:
+        plain = {name: (col.to_pylist() if hasattr(col, "to_pylist") else col)
+                 for name, col in self.columns.items()}
+        names = list(plain)
+        for values in zip(*plain.values()) if names else iter(()):
+            yield dict(zip(names, values))
+
+    def to_records(self) -> list[Record]:
+        return list(self)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, (Columns, list, tuple)):
+            return self.to_records() == list(other)
+        return NotImplemented
+
+    def __repr__(self) -> str:
+        return f"Columns({self.length} rows: {', '.join(self.columns)})"
 
 
 class ParseError(Exception):
@@ -44,7 +103,8 @@ class Issue:
 @dataclass
 class ParseResult:
     format: str
-    tables: dict[str, list[Record]] = field(default_factory=dict)
+    # Each table is a list of records or, from a fast parser, a Columns block (reads the same).
+    tables: dict[str, list[Record] | Columns] = field(default_factory=dict)
     tool_version: str | None = None
     # complete: the whole output is there; incomplete: cut short (rows kept);
     # failed: the tool itself reported failure (status_reason has its message).
