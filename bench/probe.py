@@ -74,6 +74,7 @@ def probe_ingest(raw: Path, lake: Path) -> dict:
     wrap(lake_mod, "conform", "conform")
     wrap(lake_mod, "_atomic_write", "parquet_write")
     wrap(lake_mod.Lake, "save_state", "state_save")
+    wrap(lake_mod.Lake, "record_run", "state_record")   # one journal line per ingested run
     wrap(lake_mod.Lake, "load_state", "state_load")
     wrap(lake_mod.Lake, "ensure_schemas", "schemas")
     w0, c0 = _clock()

@@ -144,6 +144,38 @@ def test_crash_mid_write_keeps_the_previous_part(tmp_path, monkeypatch):
     assert not [p for p in (tmp_path / "lake").rglob(".tmp-*")], "temp files left behind"
 
 
+def test_a_value_its_table_cannot_hold_skips_that_run_only(tmp_path, monkeypatch):
+    """A parser bug (a column or value the lake's table cannot hold) costs one run, never the batch
+    or the run's previous parts; the next ingest tries that run again."""
+    from iopscope.parsers import fio_json
+
+    raw = make_tree(tmp_path)
+    Ingestor(raw, tmp_path / "lake").run()
+    before = lake_digest(tmp_path / "lake")
+    (raw / "measured" / "good" / "fio.json").write_text(FIO_JSON.replace('"iops" :', '"iops"  :'))
+    (raw / "old-logs" / "2019" / "result.json").write_text(FIO_JSON.replace('"iops" :', '"iops"   :'))
+    real_parse = fio_json.parse
+
+    def buggy_parse(text, *args, **kwargs):
+        result = real_parse(text, *args, **kwargs)
+        if '"iops"  :' in text:   # only the good run's file
+            result.tables["fio_jobs"][0]["iops_typo"] = 1   # a column the table does not have
+        return result
+
+    monkeypatch.setattr(fio_json, "parse", buggy_parse)
+    report = Ingestor(raw, tmp_path / "lake").run()
+    assert report.failed and report.runs_ingested == 1   # old-logs/2019 went on
+    [error] = [e for e in report.errors if "run not written" in e.reason]
+    assert error.path == "measured/good/run.toml" and "fio_jobs" in error.reason and "iops_typo" in error.reason
+    after = lake_digest(tmp_path / "lake")
+    # the good and broken runs' parts (collection "measured") are untouched
+    kept = {k for k in before if "collection=measured/" in k and "_schema" not in k}
+    assert kept and {k: after.get(k) for k in kept} == {k: before[k] for k in kept}
+    monkeypatch.setattr(fio_json, "parse", real_parse)
+    again = Ingestor(raw, tmp_path / "lake").run()
+    assert again.runs_ingested == 1 and not [e for e in again.errors if "run not written" in e.reason]
+
+
 def _ingest_in_process(raw: str, lake: str) -> int:
     report = Ingestor(Path(raw), Path(lake), force=True).run()
     return report.runs_ingested
@@ -172,3 +204,101 @@ def test_every_table_has_a_schema_file(tmp_path):
     from iopscope import tables
     for name in tables.ALL:
         assert (tmp_path / "lake" / name / "collection=_schema" / "schema.parquet").is_file(), name
+
+
+def _add_run(raw: Path, name: str) -> None:
+    run = raw / "measured" / name
+    run.mkdir(parents=True)
+    (run / "run.toml").write_text(MANIFEST.format(run_id=name))
+    (run / "fio.json").write_text(FIO_JSON)
+
+
+def test_one_new_run_appends_to_the_journal_without_rewriting_the_state(tmp_path):
+    raw = make_tree(tmp_path)
+    lake = tmp_path / "lake"
+    Ingestor(raw, lake).run()
+    lake_mod.Lake(lake).save_state(lake_mod.Lake(lake).load_state())   # start from a snapshot
+    snapshot = (lake / "_state.json").read_bytes()
+    _add_run(raw, "extra")
+    report = Ingestor(raw, lake).run()
+    assert report.runs_ingested == 1 and report.runs_unchanged == 3
+    assert (lake / "_state.json").read_bytes() == snapshot
+    journals = list(lake.glob("_state.*.jsonl"))
+    assert len(journals) == 1 and len(journals[0].read_text().splitlines()) == 1
+    state = lake_mod.Lake(lake).load_state()
+    assert {e["dir"] for e in state["runs"].values()} == \
+        {"measured/good", "measured/broken", "old-logs/2019", "measured/extra"}
+    assert Ingestor(raw, lake).run().files_parsed == 0
+
+
+def test_a_torn_journal_line_is_dropped_and_its_run_parsed_again(tmp_path):
+    raw = make_tree(tmp_path)
+    lake = tmp_path / "lake"
+    Ingestor(raw, lake).run()
+    _add_run(raw, "extra")
+    Ingestor(raw, lake).run()
+    journal = next(lake.glob("_state.*.jsonl"))
+    text = journal.read_bytes()
+    journal.write_bytes(text[: len(text) - 7])    # the last line cut short, as by a crash
+    report = Ingestor(raw, lake).run()
+    assert report.runs_ingested == 1 and report.files_parsed == 1
+    assert Ingestor(raw, lake).run().files_parsed == 0
+    for line in journal.read_text().splitlines():
+        json.loads(line)
+
+
+def test_the_snapshot_absorbs_the_journal_when_it_grows(tmp_path, monkeypatch):
+    monkeypatch.setattr(lake_mod, "JOURNAL_MIN_BYTES", 0)
+    raw = make_tree(tmp_path)
+    lake = tmp_path / "lake"
+    Ingestor(raw, lake).run()
+    for name in ("a", "b", "c", "d"):
+        _add_run(raw, name)
+        Ingestor(raw, lake).run()
+    assert len(list(lake.glob("_state.*.jsonl"))) <= 1
+    state = json.loads((lake / "_state.json").read_text())
+    assert state["generation"] >= 2
+    assert len(lake_mod.Lake(lake).load_state()["runs"]) == 7
+    assert Ingestor(raw, lake).run().files_parsed == 0
+
+
+def test_a_state_from_before_the_journal_is_read_without_reparsing(tmp_path):
+    raw = make_tree(tmp_path)
+    lake = tmp_path / "lake"
+    Ingestor(raw, lake).run()
+    state = lake_mod.Lake(lake).load_state()
+    old_runs = {}
+    for key, entry in state["runs"].items():
+        prefix = "" if entry["dir"] == "." else entry["dir"] + "/"
+        old_runs[key] = {
+            "rel_dir": entry["dir"],
+            "files": {prefix + n: v[0] for n, v in entry["files"].items()},
+            "stat": {prefix + n: v[1:] for n, v in entry["files"].items()},
+            "parts": [f"{t}/collection={entry['dir'].split('/')[0]}/run-{key}.parquet" for t in entry["tables"]],
+            "tables": entry["tables"], "errors": entry["errors"],
+        }
+    for journal in lake.glob("_state.*.jsonl"):
+        journal.unlink()
+    (lake / "_state.json").write_text(json.dumps({"fingerprint": state["fingerprint"], "runs": old_runs}, indent=1))
+    before = lake_digest(lake)
+    report = Ingestor(raw, lake).run()
+    assert report.files_parsed == 0 and report.runs_unchanged == 3
+    assert lake_digest(lake) == before
+    shutil.rmtree(raw / "old-logs")   # removal still finds the run's parts from the old entry
+    assert Ingestor(raw, lake).run().runs_removed == 1
+    assert not list((lake / "fio_jobs" / "collection=old-logs").glob("*.parquet"))
+
+
+@pytest.mark.parametrize("rows", [3, lake_mod.SMALL_PART_ROWS + 5])
+def test_parts_small_and_large_are_deterministic_and_readable(tmp_path, rows):
+    from iopscope import tables
+    records = [{"sample_index": i, "cpu": "all", "user_pct": i / 7, "sampled_at": None} for i in range(rows)]
+    table = lake_mod.conform(tables.get("cpu_samples"), records, {"run_id": "r", "parser": "p"})
+    digests = set()
+    for name in ("a", "b"):
+        lake_mod._atomic_write(table, tmp_path / f"{name}.parquet")
+        digests.add(hashlib.sha256((tmp_path / f"{name}.parquet").read_bytes()).hexdigest())
+    assert len(digests) == 1
+    assert pq.read_table(tmp_path / "a.parquet").equals(table)
+    got = duckdb.sql(f"select count(*), sum(sample_index), min(run_id) from '{tmp_path}/a.parquet'").fetchall()
+    assert got == [(rows, rows * (rows - 1) // 2, "r")]

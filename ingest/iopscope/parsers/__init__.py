@@ -41,16 +41,42 @@ def get(name: str) -> ModuleType:
     raise KeyError(f"no parser named {name!r}; known: {', '.join(sorted(PARSERS))}")
 
 
-def detect(head: str, filename: str, tool: str | None = None) -> tuple[ModuleType | None, float]:
-    """Pick the parser most confident about ``head``; ``tool`` narrows the candidates."""
+# Detection first scores every parser on this much of the head: a regular expression that does
+# not match scans all it is given, and most files are decided by their first lines.
+SNIFF_BYTES = 4 * 1024
+# A parser that scores at least this on the sniff, and the same on the whole head, wins at once.
+EARLY_ACCEPT = 0.9
+
+
+def detect(head: str, filename: str, tool: str | None = None,
+           exhaustive: bool = False) -> tuple[ModuleType | None, float]:
+    """Pick the parser most confident about ``head``; ``tool`` narrows the candidates.
+
+    Every parser scores the first :data:`SNIFF_BYTES` first; a clear winner there (score >=
+    :data:`EARLY_ACCEPT`) that scores the same on the whole head is taken without running the
+    other detectors over the whole head (~16x less text to scan for those that find nothing).
+    Otherwise, or with ``exhaustive=True``, every parser scores the whole head. A test walks
+    every fixture and corpus file and checks both ways pick the same parser."""
+    if not exhaustive and len(head) > SNIFF_BYTES:
+        module, score = _best(head[:SNIFF_BYTES], filename, tool)
+        if module is not None and score >= EARLY_ACCEPT and _score(module, head, filename) == score:
+            return module, score
+    return _best(head, filename, tool)
+
+
+def _best(head: str, filename: str, tool: str | None) -> tuple[ModuleType | None, float]:
     best, best_score = None, 0.0
     for module in PARSERS.values():
         if tool and tool not in (module.NAME, getattr(module, "TOOL", None)):
             continue
-        try:
-            score = float(module.detect(head, filename))
-        except Exception:  # a detector must never stop detection of the others
-            score = 0.0
+        score = _score(module, head, filename)
         if score > best_score:
             best, best_score = module, score
     return best, best_score
+
+
+def _score(module: ModuleType, head: str, filename: str) -> float:
+    try:
+        return float(module.detect(head, filename))
+    except Exception:  # a detector must never stop detection of the others
+        return 0.0
