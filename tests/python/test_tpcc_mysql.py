@@ -37,7 +37,8 @@ def run_args(connections: int = 8, measure: int = 60, interval: int = 10) -> lis
 
 
 def dump(result) -> str:
-    return json.dumps({"tables": result.tables, "issues": [i.reason for i in result.issues],
+    tables = {name: list(rows) for name, rows in result.tables.items()}  # a Columns block's values, not its repr
+    return json.dumps({"tables": tables, "issues": [i.reason for i in result.issues],
                        "facts": result.facts, "reason": result.status_reason}, default=str)
 
 

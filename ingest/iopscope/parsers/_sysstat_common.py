@@ -22,8 +22,12 @@ time), or ISO 8601 (``%FT%T%z``) when ``S_TIME_FORMAT=ISO``. :class:`DateReader`
 
 from __future__ import annotations
 
+import math
 import re
+from itertools import chain, repeat
 from datetime import date, datetime, timedelta, timezone
+
+from iopscope.parsers.base import Columns
 
 # --------------------------------------------------------------------------- banner
 
@@ -81,6 +85,7 @@ class DateReader:
         self._last_naive: datetime | None = None
         self._day_memo: dict[str, date | None] = {}
         self._zones: dict[str, timezone] = {}
+        self._iso_minutes: dict[str, tuple[datetime, date]] = {}
 
     def _learn(self, text: str) -> None:
         for m in _NUM_DATE.finditer(text):
@@ -116,10 +121,25 @@ class DateReader:
 
     def parse_timestamp(self, text: str) -> datetime | None:
         """A -t stamp as printed -> datetime (aware UTC for ISO with a zone, else naive)."""
+        if len(text) == 24 and text[10] == "T" and text[19] in "+-":
+            # S_TIME_FORMAT=ISO's "2026-11-21T13:25:56+0000", one per report: the UTC time of
+            # each minute is read once; a stamp is that minute with its seconds put in.
+            seconds = text[17:19]
+            hit = self._iso_minutes.get(text[:17] + text[19:])
+            if hit is not None and seconds.isdecimal():
+                self.base_date = hit[1]
+                self._last_naive = None
+                return hit[0].replace(second=min(int(seconds), 59))
         if "T" in text or "-" in text:
             m = _ISO_TS.match(text)
             if m:
-                return self._iso(m)
+                value = self._iso(m)
+                if (value is not None and value.tzinfo is not None and len(text) == 24 and text[10] == "T"
+                        and text[19] in "+-" and len(self._iso_minutes) < 100000):
+                    # The form is fixed here (the pattern matched at these positions): the zone's
+                    # offset is whole minutes, so the minute's UTC time has second 0 too.
+                    self._iso_minutes[text[:17] + text[19:]] = (value.replace(second=0), value.date())
+                return value
         # Fast path for the usual "<date> HH:MM:SS" and "<date> HH:MM:SS AM" (one per report).
         end = len(text)
         if text[-2:] in ("AM", "PM") and text[-3:-2] == " ":
@@ -193,7 +213,8 @@ class DateReader:
                 except ValueError:
                     return None
             try:
-                value = value.replace(tzinfo=tz).astimezone(timezone.utc)
+                # = value.replace(tzinfo=tz).astimezone(timezone.utc), without the tz round trip
+                value = (value - tz.utcoffset(None)).replace(tzinfo=timezone.utc)
             except (ValueError, OverflowError):
                 return None
         self.base_date = value.date()
@@ -461,3 +482,68 @@ def cpu_row(sample: dict, values: dict, hostname: str | None, logical_cpus: int 
     row.update(values)
     row["busy_pct"] = busy_pct(values)
     return row
+
+
+# --------------------------------------------------------------------------- column-wise tables
+
+
+def join_parts(parts: list) -> Columns | list[dict]:
+    """One table from its parts in file order: Columns blocks (fast paths) and lists of row
+    dicts (row-by-row paths). Blocks with the same columns are concatenated into one Columns;
+    anything else (two layouts in one file, a row-by-row part) becomes plain rows, because a
+    Columns block cannot tell a missing key from a null and the rows must stay as they were."""
+    parts = [p for p in parts if len(p)]
+    if not parts:
+        return []
+    if all(isinstance(p, Columns) for p in parts):
+        names = list(parts[0].columns)
+        if all(list(p.columns) == names for p in parts[1:]):
+            if len(parts) == 1:
+                return parts[0]
+            joined = {name: [] for name in names}
+            for p in parts:
+                for name, values in p.columns.items():
+                    joined[name].extend(values)
+            return Columns(joined)
+    rows: list[dict] = []
+    for p in parts:
+        rows.extend(p)
+    return rows
+
+
+def one_key_set(objects: list, required: str) -> tuple | None:
+    """The keys, in order, shared by every object when all are dicts with the very same keys
+    including ``required``; else None (a fast path then leaves them to the row-by-row path)."""
+    if not objects or set(map(type, objects)) != {dict}:
+        return None
+    key_sets = set(map(tuple, objects))
+    keys = key_sets.pop()
+    return keys if not key_sets and required in keys else None
+
+
+def repeat_each(values: list, counts: list[int]) -> list:
+    """``values[i]`` repeated ``counts[i]`` times, in order: a per-report column made per-row."""
+    return list(chain.from_iterable(map(repeat, values, counts)))
+
+
+def finite_floats(values: list) -> list[float] | None:
+    """The values as floats when every one is an int or float and finite (JSON numbers), else
+    None: the caller then converts value by value. Checked with C-level passes, not a loop."""
+    kinds = set(map(type, values))
+    if not kinds <= {float, int}:
+        return None
+    floats = values if kinds == {float} else list(map(float, values))
+    # A finite sum means no nan or inf (a sum can also overflow: then look value by value).
+    if not math.isfinite(sum(floats)) and (any(map(math.isinf, floats)) or any(map(math.isnan, floats))):
+        return None
+    return floats
+
+
+def busy_column(idle: list[float] | None, iowait: list[float] | None, steal: list[float] | None,
+                n: int) -> list:
+    """:func:`busy_pct` of n rows given as columns (None: the column is not in the rows)."""
+    if idle is None:
+        return [None] * n
+    zeros = [0.0] * n
+    return [round(min(100.0, max(0.0, 100.0 - i - (w or 0.0) - (s or 0.0))), 6)
+            for i, w, s in zip(idle, iowait or zeros, steal or zeros)]

@@ -54,7 +54,9 @@ Example
 
 from __future__ import annotations
 
+import math
 import re
+from operator import itemgetter
 
 from iopscope.parsers._sysstat_common import (
     CPU_COLUMNS,
@@ -62,14 +64,16 @@ from iopscope.parsers._sysstat_common import (
     DateReader,
     DeviceColumns,
     ReportClock,
+    busy_column,
     busy_pct,
     human_value,
+    join_parts,
     layout_of,
     looks_like_timestamp,
     out_of_range,
     parse_banner,
 )
-from iopscope.parsers.base import ParseError, ParseResult
+from iopscope.parsers.base import Columns, ParseError, ParseResult, no_gc
 
 NAME = "iostat_text"
 VERSION = "1.0.0"
@@ -138,7 +142,23 @@ def _device_header_tokens(line: str) -> tuple[list[str], bool] | None:
 # --------------------------------------------------------------------------- parse
 
 
-def parse(text: str) -> ParseResult:
+def parse(text: str, *, fast: bool = True) -> ParseResult:
+    """Read the reports; ``fast=False`` forces the row-by-row path (tests compare the two)."""
+    with no_gc():  # the rows hold no cycles: see no_gc()
+        if fast:
+            try:
+                return _parse(text, fast=True)
+            except _NeedsRowPath:
+                pass  # a line the column-wise path does not take: read the whole file row by row
+        return _parse(text, fast=False)
+
+
+class _NeedsRowPath(Exception):
+    """The fast path met a line only the row-by-row path reads (--human values, a device name
+    on its own line, a split report): parse() starts again on that path, so output is the same."""
+
+
+def _parse(text: str, fast: bool) -> ParseResult:
     result = ParseResult(format=NAME)
     if not text.strip():
         raise ParseError("empty file")
@@ -166,7 +186,7 @@ def parse(text: str) -> ParseResult:
         result.status = "incomplete"
 
     dates = DateReader(_date_samples(lines))
-    _Reader(result, dates).run(lines)
+    _Reader(result, dates, fast).run(lines)
     if not result.tables.get(DEVICE_TABLE) and not result.tables.get(CPU_TABLE):
         if not result.facts:
             raise ParseError("no iostat report found (no avg-cpu block, no Device header)")
@@ -193,8 +213,11 @@ def _date_samples(lines: list[str]) -> list[str]:
 class _Reader:
     """The state machine over the lines. The hot loop lives in :meth:`run`."""
 
-    def __init__(self, result: ParseResult, dates: DateReader) -> None:
+    def __init__(self, result: ParseResult, dates: DateReader, fast: bool = False) -> None:
         self.result = result
+        # fast: plain rows go into column-wise blocks (_DeviceBlock, _CpuBlock) instead of one
+        # dict each; anything else raises _NeedsRowPath.
+        self.fast = fast
         self.dates = dates
         self.clock = ReportClock()
         self.hostname = None
@@ -238,10 +261,32 @@ class _Reader:
         indented = False      # the header itself is indented: a leading space means nothing
         sample_rows: dict = {}
         skipped = 0
+        fast = self.fast
+        dev_blocks: list[_DeviceBlock] = []
+        cpu_blocks: list[_CpuBlock] = []
+        block = cpu_block = None
         for i, line in enumerate(lines):
             if mode == 2:
                 parts = line.split()
-                if len(parts) == ncols:
+                if len(parts) == ncols and fast:
+                    # Column-wise: the row's floats go onto the block's flat list, in order.
+                    values = block.values
+                    mark = len(values)
+                    try:
+                        if dev_first:
+                            values.extend(map(float, parts[1:]))
+                            name = parts[0]
+                            block.groups.append(line[0] == " " and not indented)
+                        else:
+                            values.extend(map(float, parts[:-1]))
+                            name = parts[-1]
+                            block.groups.append(line.endswith("  " + name))
+                        block.names.append(name)
+                        block.bases.append(base)
+                        continue
+                    except ValueError:
+                        del values[mark:]  # not a plain row: see below
+                elif len(parts) == ncols:
                     try:
                         if dev_first:
                             row = dict(zip(names, map(float, parts[1:])))
@@ -276,6 +321,8 @@ class _Reader:
                     continue
                 # Not a plain row: human-readable values, a name on its own line, or another block.
                 got = self._slow_device_row(parts, line, dc, dev_first, pending_name, indented)
+                if fast and got is not None:
+                    raise _NeedsRowPath
                 if got == "pending":
                     pending_name = parts[0]
                     continue
@@ -296,6 +343,18 @@ class _Reader:
                 if not parts:
                     continue
                 mode = 0
+                if len(parts) == len(cpu_names) and fast:
+                    try:
+                        values = list(map(float, parts))
+                    except ValueError:
+                        raise _NeedsRowPath from None  # --human "11.9%", or not the values line
+                    if (cpu_drop and not any(cpu_names) or not math.isfinite(sum(values))
+                            or min(values) < -0.05 or max(values) > 100.05):
+                        raise _NeedsRowPath  # warnings and nulls: the row-by-row path's job
+                    cpu_block.values.extend(values)
+                    cpu_block.bases.append(cpu_base)
+                    self.sample_cpu = True
+                    continue
                 if len(parts) == len(cpu_names):
                     try:
                         values = dict(zip(cpu_names, map(float, parts)))
@@ -351,6 +410,9 @@ class _Reader:
                                 "time_text": sample["time_text"], "elapsed_s": sample["elapsed_s"],
                                 "is_since_boot": sample["is_since_boot"], "source_block": "iostat-avg-cpu",
                                 "cpu": "all", "hostname": self.hostname, "logical_cpus": self.logical_cpus}
+                    if fast and (cpu_block is None or cpu_block.names != cpu_names):
+                        cpu_block = _CpuBlock(cpu_names)
+                        cpu_blocks.append(cpu_block)
                     mode = 1
                     continue
                 _, dc, dev_first, tokens, indented = cached
@@ -363,6 +425,8 @@ class _Reader:
                     self.sample_tokens = tokens
                     layout = dc.layout
                 elif self.sample_cols:
+                    if fast:
+                        raise _NeedsRowPath  # rows of a split --human report are merged as dicts
                     merge = True
                     # Split --human report: the layout is that of all its headers together.
                     self.sample_tokens = self.sample_tokens + tokens
@@ -384,6 +448,9 @@ class _Reader:
                 header_line = i + 1
                 pending_name = None
                 mode = 2
+                if fast and (block is None or block.dc is not dc or block.dev_first != dev_first):
+                    block = _DeviceBlock(dc, dev_first)
+                    dev_blocks.append(block)
                 continue
             if stripped.startswith("Linux"):
                 banner = parse_banner(stripped)
@@ -414,6 +481,9 @@ class _Reader:
         if mode == 1 and result.status == "complete":
             result.warn(len(lines), "file ends after an avg-cpu header: output cut short")
             result.status = "incomplete"
+        if fast:
+            dev_rows = join_parts([b.columns() for b in dev_blocks])
+            cpu_rows = join_parts([b.columns() for b in cpu_blocks])
         if dev_rows:
             result.tables[DEVICE_TABLE] = dev_rows
         if cpu_rows:
@@ -495,6 +565,66 @@ class _Reader:
             result.warn(line_no, f"banner of another host ({banner['hostname']}): facts are from the first banner")
         self.hostname = banner["hostname"]
         self.logical_cpus = banner["logical_cpus"]
+
+
+class _DeviceBlock:
+    """Plain device rows under one compiled header, held column-wise until the end of the file.
+
+    Building a dict per row (and taking it apart again in ingest) was most of the parse time;
+    here a row costs a split, a float map onto one flat list and three appends, and each column
+    is a slice of the flat list. Values are what the row-by-row path stores, key for key.
+    """
+
+    __slots__ = ("dc", "dev_first", "values", "names", "groups", "bases")
+
+    def __init__(self, dc: DeviceColumns, dev_first: bool) -> None:
+        self.dc = dc
+        self.dev_first = dev_first
+        self.values: list[float] = []   # row after row, len(dc.names) values each
+        self.names: list[str] = []
+        self.groups: list[bool] = []
+        self.bases: list[dict] = []     # the report's base (sample, layout, unit) of each row
+
+    def columns(self) -> Columns:
+        dc = self.dc
+        width = len(dc.names)
+        columns: dict[str, list] = {}
+        for j, name in enumerate(dc.names):
+            if name is not None:
+                columns[name] = self.values[j::width]
+        for name, factor in dc.scaled:
+            columns[name] = list(map(factor.__mul__, columns[name]))
+        for name in dc.int_names:
+            columns[name] = list(map(int, columns[name]))
+        columns["device"] = self.names
+        columns["is_group"] = self.groups
+        for key in (self.bases[0] if self.bases else ()):
+            columns[key] = list(map(itemgetter(key), self.bases))
+        return Columns(columns, len(self.names))
+
+
+class _CpuBlock:
+    """avg-cpu rows under one avg-cpu header, column-wise (see _DeviceBlock)."""
+
+    __slots__ = ("names", "values", "bases")
+
+    def __init__(self, names: list[str | None]) -> None:
+        self.names = names
+        self.values: list[float] = []
+        self.bases: list[dict] = []
+
+    def columns(self) -> Columns:
+        width = len(self.names)
+        n = len(self.bases)
+        columns: dict[str, list] = {}
+        for j, name in enumerate(self.names):
+            if name is not None:
+                columns[name] = self.values[j::width]
+        columns["busy_pct"] = busy_column(columns.get("idle_pct"), columns.get("iowait_pct"),
+                                          columns.get("steal_pct"), n)
+        for key in (self.bases[0] if self.bases else ()):
+            columns[key] = list(map(itemgetter(key), self.bases))
+        return Columns(columns, n)
 
 
 def _cpu_values(cpu_names: list[str | None], parts: list[str]) -> dict | None:

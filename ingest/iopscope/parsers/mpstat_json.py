@@ -43,20 +43,27 @@ True
 from __future__ import annotations
 
 import json
+import math
 import re
 from datetime import datetime, timedelta
+from functools import partial, reduce
+from itertools import chain
+from operator import add, itemgetter
 from typing import Any
 
 from iopscope.parsers._cpu_common import (
-    SYSSTAT_JSON_KEYS, Timeline, finish_row, parse_date, parse_timestamp,
+    PCT_COLUMNS, SYSSTAT_JSON_KEYS, Timeline, finish_row, parse_date, parse_timestamp,
 )
-from iopscope.parsers.base import ParseError, ParseResult
+from iopscope.parsers._sysstat_common import busy_column, join_parts, one_key_set, repeat_each
+from iopscope.parsers.base import Columns, ParseError, ParseResult, no_gc
 
 NAME = "mpstat_json"
 VERSION = "1.0.0"
 TOOL = "mpstat"
 
 TOLERANCE = 0.5  # percentages printed with 2 decimals: 10 roundings stay well inside this
+# total = v1 + v2 + ... left to right, as finish_row adds them (0.0 + v1 is v1 for the checks)
+_sequential_sum = partial(reduce, add)
 _SKIPPED_BLOCKS = ("node-load", "sum-interrupts", "individual-interrupts", "soft-interrupts")
 _HOST_FACTS = (("nodename", "hostname"), ("release", "kernel"), ("sysname", "os"),
                ("machine", "arch"), ("number-of-cpus", "logical_cpus"))
@@ -133,7 +140,15 @@ def _salvage(text: str) -> list[dict]:
 # --------------------------------------------------------------------------- parse
 
 
-def parse(text: str) -> ParseResult:
+def parse(text: str, *, fast: bool = True) -> ParseResult:
+    """Read the document; ``fast=False`` forces the row-by-row path (tests compare the two)."""
+    # The decoded document is millions of acyclic objects: without no_gc() the collector
+    # rescans them again and again while the table is built.
+    with no_gc():
+        return _parse(text, fast)
+
+
+def _parse(text: str, fast: bool) -> ParseResult:
     result = ParseResult(format=NAME)
     doc = _document(text, result)
     if doc is not None:
@@ -147,9 +162,13 @@ def parse(text: str) -> ParseResult:
             raise ParseError(first.reason if first else "no JSON document found",
                              first.line if first else None)
     skipped_blocks: set[str] = set()
+    parts: list = []
     for host in hosts:
         if isinstance(host, dict):
-            _parse_host(host, result, skipped_blocks)
+            _parse_host(host, result, skipped_blocks, parts, fast)
+    joined = join_parts(parts)
+    if joined:
+        result.tables["cpu_samples"] = joined
     if skipped_blocks:
         result.warn(None, "blocks not read into cpu_samples: " + ", ".join(sorted(skipped_blocks)))
     rows = result.tables.get("cpu_samples", [])
@@ -168,7 +187,7 @@ def _hosts(doc: Any) -> list | None:
     return hosts if isinstance(hosts, list) else None
 
 
-def _parse_host(host: dict, result: ParseResult, skipped_blocks: set[str]) -> None:
+def _parse_host(host: dict, result: ParseResult, skipped_blocks: set[str], parts: list, fast: bool) -> None:
     base, note = parse_date(host.get("date") if isinstance(host.get("date"), str) else None)
     if note:
         result.warn(None, note)
@@ -190,8 +209,9 @@ def _parse_host(host: dict, result: ParseResult, skipped_blocks: set[str]) -> No
         result.warn(None, f"host {hostname!r} has no statistics list")
         return
     timeline = Timeline(base)
-    first_axis = prev_axis = None
-    sample_index = -1
+    if fast and _host_columns(stats, timeline, hostname, ncpu, result, skipped_blocks, parts):
+        return
+    samples = _Samples(timeline, result)
     host_rows: list[dict] = []
     for stat in stats:
         if not isinstance(stat, dict):
@@ -200,35 +220,121 @@ def _parse_host(host: dict, result: ParseResult, skipped_blocks: set[str]) -> No
         loads = stat.get("cpu-load")
         if not isinstance(loads, list):
             continue
-        sample_index += 1
-        stamp = stat.get("timestamp")
-        axis, when = _place(stamp, timeline, result)
-        if axis is not None and first_axis is None:
-            first_axis = axis
-        common = {
-            "sample_index": sample_index, "sampled_at": when,
-            "time_text": stamp if isinstance(stamp, str) else None,
-            "elapsed_s": None if axis is None or first_axis is None else axis - first_axis,
-            "interval_s": None if axis is None or prev_axis is None else axis - prev_axis,
-            "is_since_boot": False, "source_block": "mpstat", "hostname": hostname,
-            "logical_cpus": ncpu,
-        }
-        if axis is not None:
-            prev_axis = axis
+        common = dict(zip(_SAMPLE_KEYS, samples.next(stat.get("timestamp"))))
+        common.update({"is_since_boot": False, "source_block": "mpstat", "hostname": hostname,
+                       "logical_cpus": ncpu})
         for entry in loads:
             row = _row(entry, common, result)
             if row is not None:
                 host_rows.append(row)
-    if timeline.went_back:
-        result.warn(None, f"host {hostname!r}: the time went back {len(timeline.went_back)} time(s) "
-                          "by less than 12 h (clock adjusted?): elapsed_s is not monotonic there")
+    samples.warn_went_back(hostname)
+    sample_index = samples.index
     if sample_index == 0 and host_rows:
         result.warn(None, "a single sample: it may be the since-boot report of mpstat without an "
                           "interval (is_since_boot left null)")
         for row in host_rows:
             row["is_since_boot"] = None
-    for row in host_rows:
-        result.add("cpu_samples", row)
+    parts.append(host_rows)
+
+
+def _host_columns(stats: list, timeline: Timeline, hostname, ncpu, result: ParseResult,
+                  skipped_blocks: set[str], parts: list) -> bool:
+    """Fast path for one host: cpu_samples built column by column instead of a dict per row.
+
+    A long ``-P ALL`` capture is 100,000s of cpu-load objects of one key set: each key's values
+    are taken with one ``itemgetter`` pass and checked with ``min``/``max``/``map`` (C loops);
+    only the per-sample time stamps stay a Python loop. Returns False, having changed nothing,
+    when any row would get a warning, a null or be dropped (values not finite numbers, out of
+    range, not adding up to 100, all zero), or the objects differ in keys: the row-by-row path
+    then reads the host.
+    """
+    if set(map(type, stats)) - {dict}:
+        return False
+    loads_lists = [stat.get("cpu-load") for stat in stats]
+    if set(map(type, loads_lists)) - {list, type(None)}:
+        return False
+    entries = [entry for loads in loads_lists if loads for entry in loads]
+    keys = one_key_set(entries, "cpu")
+    if keys is None:
+        return False
+    n = len(entries)
+    # The percentage keys in finish_row's order (its sum must come out the same).
+    present = sorted((PCT_COLUMNS.index(column), key, column)
+                     for key, column in SYSSTAT_JSON_KEYS.items() if key in keys)
+    names = [column for _, _, column in present]
+    if len(set(names)) != len(names):
+        return False  # "usr" and "user" both: the row-by-row path keeps the last one
+    columns: dict[str, list] = {}
+    if present:
+        rows = list(zip(*(map(itemgetter(key), entries) for _, key, _ in present)))
+        kinds = set(map(type, chain.from_iterable(rows)))
+        if not kinds <= {float, int}:
+            return False
+        if int in kinds:
+            rows = [tuple(map(float, row)) for row in rows]
+        totals = list(map(_sequential_sum, rows))
+        # A finite sum of totals means no nan or inf anywhere; then the range and the total
+        # checks of finish_row, which would null, drop or note rows (the row-by-row path's job).
+        if (not math.isfinite(sum(totals)) or min(map(min, rows)) < -0.05 or max(map(max, rows)) > 100.05
+                or 0.0 in totals or max(totals) - 100.0 > TOLERANCE or 100.0 - min(totals) > TOLERANCE):
+            return False
+        columns = dict(zip(names, map(list, zip(*rows))))
+    # From here on the host is ours: the per-sample loop places the stamps in order.
+    stat_keys = set().union(*stats)
+    skipped_blocks.update(b for b in _SKIPPED_BLOCKS if b in stat_keys)
+    samples = _Samples(timeline, result)
+    per_sample = [samples.next(stat.get("timestamp")) for stat, loads in zip(stats, loads_lists)
+                  if loads is not None]
+    counts = [len(loads) for loads in loads_lists if loads is not None]
+    samples.warn_went_back(hostname)
+    since_boot = False
+    if samples.index == 0:
+        result.warn(None, "a single sample: it may be the since-boot report of mpstat without an "
+                          "interval (is_since_boot left null)")
+        since_boot = None
+    block = {name: repeat_each(list(values), counts) for name, values in zip(_SAMPLE_KEYS, zip(*per_sample))}
+    block.update({"is_since_boot": [since_boot] * n, "source_block": ["mpstat"] * n,
+                  "hostname": [hostname] * n, "logical_cpus": [ncpu] * n})
+    cpus = [str(cpu).strip() for cpu in map(itemgetter("cpu"), entries)]
+    block["cpu"] = ["all" if cpu in ("-1", "all") else cpu for cpu in cpus]
+    block.update(columns)
+    block["busy_pct"] = busy_column(columns.get("idle_pct"), columns.get("iowait_pct"),
+                                    columns.get("steal_pct"), n)
+    parts.append(Columns(block, n))
+    return True
+
+
+_SAMPLE_KEYS = ("sample_index", "sampled_at", "time_text", "elapsed_s", "interval_s")
+
+
+class _Samples:
+    """Numbers a host's samples and places their stamps: :meth:`next` gives the values of
+    ``_SAMPLE_KEYS`` for the next sample (elapsed from the first placed one, interval from
+    the previous placed one)."""
+
+    def __init__(self, timeline: Timeline, result: ParseResult) -> None:
+        self.timeline = timeline
+        self.result = result
+        self.index = -1
+        self.first_axis = self.prev_axis = None
+
+    def next(self, stamp: Any) -> tuple:
+        self.index += 1
+        axis, when = _place(stamp, self.timeline, self.result)
+        if axis is not None and self.first_axis is None:
+            self.first_axis = axis
+        values = (self.index, when, stamp if isinstance(stamp, str) else None,
+                  None if axis is None or self.first_axis is None else axis - self.first_axis,
+                  None if axis is None or self.prev_axis is None else axis - self.prev_axis)
+        if axis is not None:
+            self.prev_axis = axis
+        return values
+
+    def warn_went_back(self, hostname: str | None) -> None:
+        went_back = self.timeline.went_back
+        if went_back:
+            self.result.warn(None, f"host {hostname!r}: the time went back {len(went_back)} time(s) "
+                                   "by less than 12 h (clock adjusted?): elapsed_s is not monotonic there")
 
 
 def _place(stamp: Any, timeline: Timeline, result: ParseResult):

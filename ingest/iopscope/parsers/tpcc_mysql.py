@@ -4,7 +4,9 @@ Tables written
 --------------
 ``tpcc_runs``          one row per file: parameters (never the password), TpmC printed and
                        recomputed, measured seconds, status, output generation / variant
-``tpcc_intervals``     one row per interval line (wide: one column group per transaction type)
+``tpcc_intervals``     one row per interval line (wide: one column group per transaction type),
+                       returned as a ``Columns`` block of Arrow arrays (reads like a list of
+                       dicts); its columns are those some row has, null where a row lacks one
 ``tpcc_tx_summaries``  one row per transaction type: <Raw Results>, <Raw Results2(sum ver.)>,
                        <Constraint Check> and the older <90th Percentile RT (MaxRT)> block
 
@@ -26,6 +28,10 @@ Interval lines (``output_generation`` / ``output_variant`` of ``tpcc_runs``):
   ``%4d, %d:%.3f|%.3f`` x5 = count:rt90|max (``rt90-max``, an optional ``(avg)`` is read).
 * 2011-2012: ``%4d, %d(%d):%.3f|%.3f`` x5 = count(late):rt90|max (``late-rt90-max``).
 * pre-2011 (and ``_SLEEP_ONLY_`` builds): ``%d(%d):%.3f`` / ``%.2f`` / ``%.1f`` x5 (``late-rt90``).
+
+Long runs of current-format lines (a 1 s interval run prints ~190,000) are read in bulk: one
+regex pass proves every line has the exact shape, Arrow's CSV reader reads the numbers; any
+other line is read line by line, into the same rows (tests/python/test_tpcc_mysql_bulk.py).
 
 The elapsed column grows past 4 digits; intervals of any length (1, 2, 10 s ...). The first
 measured interval is flagged ``is_rampup_mixed``: tpcc_start records response times from the
@@ -79,13 +85,17 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections import Counter
+from dataclasses import dataclass
 from datetime import datetime
-from itertools import repeat
 from operator import itemgetter, sub
-from typing import Any
+from typing import Any, Iterable, Iterator
 
-from iopscope.parsers.base import ParseError, ParseResult
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.csv as pa_csv
+
+from iopscope.parsers.base import Columns, ParseError, ParseResult
+from iopscope.tables.tpcc import TABLES
 
 NAME = "tpcc_mysql"
 VERSION = "1.0.0"
@@ -150,18 +160,22 @@ _F_WORD = re.compile(r"^[A-Za-z][\w-]*$")
 _I = r"([0-9]{1,18}+)"
 _D = r"([0-9]{1,300}+\.[0-9]++)"
 _PAIRS = rf", {_I}\|{_D}, {_I}\|{_D}, {_I}\|{_D}, {_I}\|{_D}$"
+
+
+def _current(pct: str) -> str:
+    """The current line; group 2 holds the % after 95 and matches ``pct`` ("%?", "%" or "")."""
+    return rf"{_I}, trx: {_I}, 95({pct}): {_D}, 99%?: {_D}, max_rt: {_D}{_PAIRS.removesuffix('$')}"
+
+
 _PAIR_COLUMNS = tuple(col for key in TX_KEYS[1:] for col in (f"{key}_count", f"{key}_max_ms"))
-_META_COLUMNS = ("interval_index", "elapsed_s", "interval_s", "is_rampup_mixed", "is_rampup")
 _RUN_CHUNK = 512  # lines read per _add_run call at most (a run split in chunks reads the same)
 
 
 class _LineKind:
-    """One bulk-readable interval line shape: its pattern and how its groups become a row.
+    """One bulk-readable interval line shape: its pattern and how its groups become columns.
 
     ``columns`` lists (column, conversion, group index) in the order the general path sets
-    them (conversion "int", "float" or "none" for a column it sets to None); ``build`` is
-    compiled from it once, at import: ``build(groups, *meta)`` returns the row dicts, with
-    the columns of ``_META_COLUMNS`` last, in the order ``_add_interval`` adds them.
+    them (conversion "int", "float" or "none" for a column it sets to None).
     """
 
     def __init__(self, pattern: str, variant: str | None, columns: tuple, phase_group: int | None = None):
@@ -169,15 +183,13 @@ class _LineKind:
         self.match = self.regex.match
         self.variant = variant          # None: "trx-p95-p99" or "trx-95-99-nopct" from group 2
         self.phase_group = phase_group  # group holding the rampup / measure word, if any
-        values = {"int": "int(g{})", "float": "float(g{})", "none": "None"}
-        items = [f"{col!r}: {values[conv].format(index)}" for col, conv, index in columns]
-        items += [f"{col!r}: m{i}" for i, col in enumerate(_META_COLUMNS)]
-        meta = ", ".join(f"m{i}" for i in range(len(_META_COLUMNS)))
-        names = ", ".join(f"g{i}" for i in range(self.regex.groups))
-        source = (f"lambda groups, {meta}: [{{{', '.join(items)}}} "
-                  f"for ({names}), {meta} in zip(groups, {meta})]")
-        # A dict display per row is the cheapest way Python has to build these dicts.
-        self.build = eval(source, {"__builtins__": {"int": int, "float": float, "zip": zip}})
+        self.columns = columns
+
+    def read(self, groups: list[tuple]) -> dict[str, list]:
+        """The columns of lines of this shape (their match groups), as int() / float() read them."""
+        convert = {"int": int, "float": float}
+        return {col: list(map(convert[conv], map(itemgetter(index), groups))) if conv != "none"
+                else [None] * len(groups) for col, conv, index in self.columns}
 
 
 def _pairs_columns(first: int) -> tuple:
@@ -205,7 +217,7 @@ def _groups_columns(late: bool, with_max: bool) -> tuple:
 
 
 _KINDS = _K_CURRENT, _K_P999, _K_PHASE, _K_TRX_MAX, _K_RT90_MAX, _K_LATE_MAX, _K_LATE = (
-    _LineKind(rf"^{_I}, trx: {_I}, 95(%?): {_D}, 99%?: {_D}, max_rt: {_D}{_PAIRS}", None,
+    _LineKind(rf"^{_current('%?')}$", None,
               (("new_order_count", "int", 1), ("new_order_p95_ms", "float", 3),
                ("new_order_p99_ms", "float", 4), ("new_order_max_ms", "float", 5)) + _pairs_columns(6)),
     _LineKind(rf"^{_I}, trx: {_I}, 95%: {_D}, 99%: {_D}, 99\.9%: {_D}, max_rt: {_D}{_PAIRS}", "trx-p95-p99-p999",
@@ -240,6 +252,57 @@ def _kind_for(line: str) -> _LineKind | None:
             return _K_LATE_MAX if "|" in line else _K_LATE
         return _K_RT90_MAX
     return None
+
+
+# --------------------------------------------------------------------------- bulk blocks
+
+# Why a second reader: with 1 s intervals tpcc_start prints ~190,000 current-format lines
+# (20 MB) in one run between MEASURING START and STOPPING THREADS, and matching them one by
+# one costs about a microsecond of interpreter time each. Here one regex pass (a _BLOCKS
+# pattern: the _K_CURRENT line repeated, with or without the % after 95 on every line) proves
+# that a run of lines has exactly that shape -- so every one is a line the line-by-line path
+# reads with _K_CURRENT -- and Arrow's CSV reader turns the run's numbers into typed columns.
+# Whatever _BLOCKS do not accept (other generations, fork fields, nan, other spacing, a last
+# line without its newline) is read line by line.
+_BLOCKS = tuple((variant, re.compile(rf"(?: *+{_current(pct)}\r?\n)++"))
+                for variant, pct in (("trx-p95-p99", "%"), ("trx-95-99-nopct", "")))
+# The newline before a line one of _BLOCKS accepts (the regex engine scans for "\n" in C).
+_BEFORE_BLOCK = re.compile(rf"\n(?= *+{_current('%?')}\r?\n)")
+_MIN_BLOCK_LINES = 64  # a shorter run is read line by line: the CSV reader's set-up costs more
+# With ":" and "|" made commas a line is 17 CSV fields ("  10, trx, 100, 95%, 9.5, 99%, ...");
+# Arrow trims the blanks around numbers. (field, column) of the numbers besides f0 (elapsed),
+# in the order _K_CURRENT's rows hold them.
+_TO_CSV = bytes.maketrans(b":|", b",,")
+_BLOCK_FIELDS = ((2, "new_order_count"), (4, "new_order_p95_ms"), (6, "new_order_p99_ms"),
+                 (8, "new_order_max_ms")) + tuple((9 + i, col) for i, col in enumerate(_PAIR_COLUMNS))
+_ARROW_TYPES = {"string": pa.string(), "int64": pa.int64(), "float64": pa.float64(), "bool": pa.bool_()}
+_INTERVAL_TYPES = {c.name: _ARROW_TYPES[c.type] for c in TABLES["tpcc_intervals"].columns}
+_CSV_NAMES = [f"f{i}" for i in range(17)]
+_CSV_PARSE = pa_csv.ParseOptions(quote_char=False, double_quote=False, escape_char=False)
+_CSV_CONVERT = pa_csv.ConvertOptions(
+    column_types={"f0": pa.int64(), **{f"f{i}": _INTERVAL_TYPES[col] for i, col in _BLOCK_FIELDS}},
+    include_columns=["f0"] + [f"f{i}" for i, _ in _BLOCK_FIELDS], null_values=[], check_utf8=False)
+
+
+def _bulk_blocks(text: str) -> Iterator[tuple[int, int, int, str]]:
+    """(start, end, lines, variant) of every run of at least _MIN_BLOCK_LINES lines that one
+    _BLOCKS pattern accepts."""
+    start = 0  # a line start
+    while True:
+        for variant, block in _BLOCKS:
+            m = block.match(text, start)
+            if m is not None:
+                break
+        else:
+            newline = _BEFORE_BLOCK.search(text, start)
+            if newline is None:
+                return
+            start = newline.end()
+            continue
+        lines = text.count("\n", start, m.end())
+        if lines >= _MIN_BLOCK_LINES:
+            yield start, m.end(), lines, variant
+        start = m.end()
 
 
 def detect(head: str, filename: str) -> float:
@@ -309,6 +372,56 @@ def _timestamp(text: str) -> datetime | None:
 # --------------------------------------------------------------------------- parse state
 
 
+class _Intervals:
+    """The tpcc_intervals rows in file order, joined into one typed Columns table at the end:
+    row dicts (_add_interval), columns of Python values (_add_run) and Arrow columns (_add_block)."""
+
+    def __init__(self) -> None:
+        self.parts: list[list[dict] | dict[str, list | pa.Array]] = []
+        self.length = 0
+
+    def __len__(self) -> int:
+        return self.length
+
+    def append(self, row: dict) -> None:
+        if not self.parts or not isinstance(self.parts[-1], list):
+            self.parts.append([])
+        self.parts[-1].append(row)
+        self.length += 1
+
+    def add_columns(self, columns: dict[str, list | pa.Array], n: int) -> None:
+        last = self.parts[-1] if self.parts else None
+        if (isinstance(last, dict) and last.keys() == columns.keys()
+                and all(isinstance(v, list) for v in (*last.values(), *columns.values()))):
+            for name, values in columns.items():  # one more run of the same shape: one part
+                last[name] += values
+        else:
+            self.parts.append(columns)
+        self.length += n
+
+    def table(self) -> Columns:
+        """Every column some row has, in the lake table's order, null where a row lacks it."""
+        present: set[str] = set()
+        for part in self.parts:
+            present.update(part if isinstance(part, dict) else set().union(*part))
+        # A name the lake does not know (a bug) is kept, untyped, for conform to report.
+        names = [name for name in _INTERVAL_TYPES if name in present] + sorted(present - _INTERVAL_TYPES.keys())
+        columns = {}
+        for name in names:
+            kind = _INTERVAL_TYPES.get(name)
+            arrays = []
+            for part in self.parts:
+                if isinstance(part, list):
+                    arrays.append(pa.array([row.get(name) for row in part], kind))
+                elif name not in part:
+                    arrays.append(pa.nulls(len(part["interval_index"]), kind))
+                else:
+                    values = part[name]
+                    arrays.append(values if isinstance(values, pa.Array) else pa.array(values, kind))
+            columns[name] = arrays[0] if len(arrays) == 1 else pa.concat_arrays(arrays)
+        return Columns(columns, self.length)
+
+
 class _State:
     def __init__(self) -> None:
         self.phase = "header"          # the last section header seen
@@ -320,7 +433,7 @@ class _State:
         self.secrets: list[str] = []
         self.rampup_s: int | None = None
         self.measuring_started = False
-        self.intervals: list[dict] = []
+        self.intervals = _Intervals()
         self.prev_elapsed: int | None = None
         self.seen_rampup_lines = False
         self.flagged_mixed = False
@@ -359,12 +472,33 @@ class _State:
 def parse(text: str) -> ParseResult:
     result = ParseResult(format=NAME)
     st = _State()
-    lines = text.split("\n")
-    if lines and lines[-1] == "":
-        lines.pop()
     # A last line without its newline may have been cut anywhere.
-    cut_last = bool(text) and not text.endswith("\n") and bool(lines) and lines[-1].strip() != ""
-    last = len(lines)
+    cut_last = bool(text[text.rfind("\n") + 1:].strip())
+    # Runs of current-format interval lines are read in bulk, the lines around them one by one,
+    # in file order (both read and change the same state).
+    read, number = 0, 0  # text read so far, and its lines
+    for start, end, lines, variant in _bulk_blocks(text):
+        number = _read_lines(st, result, text[read:start], number)
+        _flush_unknown(st, result)
+        _add_block(st, text[start:end], lines, variant, number + 1)
+        number += lines
+        read = end
+    _read_lines(st, result, text[read:], number, cut_last)
+    _flush_unknown(st, result)
+    if not st.recognized:
+        raise ParseError("no tpcc_start output found (no banner, <Parameters>, interval line or results)")
+    _finish(st, result, cut_last)
+    _scrub(result, st.secrets)
+    return result
+
+
+def _read_lines(st: _State, result: ParseResult, text: str, before: int, cut_last: bool = False) -> int:
+    """Read the lines of ``text`` (which follow line ``before`` of the file); return the new line
+    count. ``cut_last``: the text ends the file, on a line without its newline."""
+    lines = text.split("\n")
+    if lines[-1] == "":
+        lines.pop()
+    last = before + len(lines)
     # Consecutive interval lines of one _KINDS shape are collected, then read by _add_run
     # before any other line is looked at (other lines read and change the same state).
     kind = _KINDS[0]
@@ -373,7 +507,7 @@ def parse(text: str) -> ParseResult:
     run_groups: list[tuple] = []
     add_number, add_groups = run_numbers.append, run_groups.append
     fast_limit = last - 1 if cut_last else last  # a cut last line is never an interval
-    for number, raw_line in enumerate(lines, start=1):
+    for number, raw_line in enumerate(lines, start=before + 1):
         line = raw_line.strip()
         if not line:
             if st.unknown:
@@ -415,12 +549,7 @@ def parse(text: str) -> ParseResult:
         _read_line(st, line, number, result)
     if run_groups:
         _add_run(st, kind, run_numbers, run_groups)
-    _flush_unknown(st, result)
-    if not st.recognized:
-        raise ParseError("no tpcc_start output found (no banner, <Parameters>, interval line or results)")
-    _finish(st, result, cut_last)
-    _scrub(result, st.secrets)
-    return result
+    return before + len(lines)
 
 
 def _read_line(st: _State, line: str, number: int, result: ParseResult) -> None:
@@ -792,12 +921,7 @@ def _add_interval(st: _State, elapsed: int | None, row: dict, variant: str, phas
         st.problem(number, "elapsed seconds do not increase from the previous interval line")
     if elapsed is not None:
         st.prev_elapsed = elapsed
-    mixed = False
-    if is_rampup:
-        st.seen_rampup_lines = True
-    elif not st.flagged_mixed:
-        st.flagged_mixed = True
-        mixed = not st.seen_rampup_lines
+    mixed = _is_first_measured(st, is_rampup)
     row.update(interval_index=len(st.intervals),
                elapsed_s=None if elapsed is None else float(elapsed),
                interval_s=None if interval_s is None else float(interval_s),
@@ -807,6 +931,17 @@ def _add_interval(st: _State, elapsed: int | None, row: dict, variant: str, phas
     st.recognized = True
     if st.reached < _PHASE_RANK["measuring"] and not is_rampup:
         st.reach("measuring")
+
+
+def _is_first_measured(st: _State, is_rampup: bool) -> bool:
+    """is_rampup_mixed of a line (or of the first of a block of lines with this is_rampup)."""
+    if is_rampup:
+        st.seen_rampup_lines = True
+        return False
+    if st.flagged_mixed:
+        return False
+    st.flagged_mixed = True
+    return not st.seen_rampup_lines
 
 
 def _add_run(st: _State, kind: _LineKind, numbers: list[int], groups: list[tuple]) -> None:
@@ -819,17 +954,8 @@ def _add_run(st: _State, kind: _LineKind, numbers: list[int], groups: list[tuple
         first = elapsed[0] if prev is None else elapsed[0] - prev
         intervals = [float(first) if first > 0 else None]
         intervals += map(float, steps)
-    else:  # some elapsed value does not increase: the line by line rule, with its warning
-        intervals = []
-        for e, number in zip(elapsed, numbers):
-            if prev is None:
-                intervals.append(float(e) if e > 0 else None)
-            elif e > prev:
-                intervals.append(float(e - prev))
-            else:
-                intervals.append(None)
-                st.problem(number, "elapsed seconds do not increase from the previous interval line")
-            prev = e
+    else:
+        intervals = _steps_one_by_one(st, elapsed, numbers)
     st.prev_elapsed = elapsed[-1]
     if kind.phase_group is None:
         rampup = [st.rampup_s is not None and not st.measuring_started] * n
@@ -843,7 +969,10 @@ def _add_run(st: _State, kind: _LineKind, numbers: list[int], groups: list[tuple
     if any(rampup):
         st.seen_rampup_lines = True
     start = len(st.intervals)
-    st.intervals += kind.build(groups, range(start, start + n), map(float, elapsed), intervals, mixed, rampup)
+    columns = kind.read(groups)
+    columns.update(interval_index=list(range(start, start + n)), elapsed_s=list(map(float, elapsed)),
+                   interval_s=intervals, is_rampup_mixed=mixed, is_rampup=rampup)
+    st.intervals.add_columns(columns, n)
     if kind.variant is not None:
         st.variants[kind.variant] = st.variants.get(kind.variant, 0) + n
     else:
@@ -855,6 +984,62 @@ def _add_run(st: _State, kind: _LineKind, numbers: list[int], groups: list[tuple
                 st.variants[variant] = st.variants.get(variant, 0) + counts[variant]
     st.recognized = True
     if st.reached < _PHASE_RANK["measuring"] and not all(rampup):
+        st.reach("measuring")
+
+
+def _steps_one_by_one(st: _State, elapsed: list[int], numbers: Iterable[int]) -> list[float | None]:
+    """interval_s of lines whose elapsed values do not all increase: _add_interval's rule and warning."""
+    prev, intervals = st.prev_elapsed, []
+    for e, number in zip(elapsed, numbers):
+        if prev is None:
+            intervals.append(float(e) if e > 0 else None)
+        elif e > prev:
+            intervals.append(float(e - prev))
+        else:
+            intervals.append(None)
+            st.problem(number, "elapsed seconds do not increase from the previous interval line")
+        prev = e
+    return intervals
+
+
+def _add_block(st: _State, block: str, n: int, variant: str, first_number: int) -> None:
+    """_add_run(st, _K_CURRENT, ...) for the n lines of a block of one variant that _BLOCKS
+    accepted, read into Arrow columns (see _BLOCKS)."""
+    data = block.encode("ascii").translate(_TO_CSV)  # _BLOCKS accept ASCII only
+    # One read block for all the data: every column comes as one chunk
+    read_options = pa_csv.ReadOptions(use_threads=False, column_names=_CSV_NAMES, block_size=len(data) + 1)
+    table = pa_csv.read_csv(pa.py_buffer(data), read_options=read_options, parse_options=_CSV_PARSE,
+                            convert_options=_CSV_CONVERT)
+    if table.num_rows != n:
+        raise RuntimeError(f"lines {first_number}-{first_number + n - 1}: read {table.num_rows} rows of {n}")
+    elapsed = table.column("f0").combine_chunks()
+    first, prev = elapsed[0].as_py(), st.prev_elapsed
+    steps = pc.subtract(elapsed.slice(1), elapsed.slice(0, n - 1))  # < 10**18: no overflow
+    if (prev is None or first > prev) and (n == 1 or pc.min(steps).as_py() > 0):
+        head = first if prev is None else first - prev
+        # float(int) rounds to nearest like the cast; safe=False only allows that rounding
+        intervals = pa.concat_arrays([pa.array([float(head) if head > 0 else None], pa.float64()),
+                                      steps.cast(pa.float64(), safe=False)])
+    else:
+        intervals = pa.array(_steps_one_by_one(st, elapsed.to_pylist(), range(first_number, first_number + n)),
+                             pa.float64())
+    st.prev_elapsed = elapsed[-1].as_py()
+    # No phase word in this shape: the whole block is ramp-up or none of it is (see _add_interval).
+    rampup = st.rampup_s is not None and not st.measuring_started
+    mixed = _is_first_measured(st, rampup)
+    start = len(st.intervals)
+    columns = {col: table.column(f"f{i}").combine_chunks() for i, col in _BLOCK_FIELDS}
+    columns.update(
+        interval_index=pc.cumulative_sum(pa.repeat(pa.scalar(1, pa.int64()), n), start=start - 1),
+        elapsed_s=elapsed.cast(pa.float64(), safe=False),
+        interval_s=intervals,
+        is_rampup_mixed=pa.concat_arrays([pa.array([mixed]), pa.repeat(False, n - 1)]),
+        is_rampup=pa.repeat(rampup, n),
+    )
+    st.intervals.add_columns(columns, n)
+    st.variants[variant] = st.variants.get(variant, 0) + n
+    st.recognized = True
+    if st.reached < _PHASE_RANK["measuring"] and not rampup:
         st.reach("measuring")
 
 
@@ -883,9 +1068,9 @@ def _finish(st: _State, result: ParseResult, cut_last: bool) -> None:
     measure_s = _int(p.get("measure"))
 
     # Report interval: -i when printed, else the interval lines, else the default.
-    measured_rows = [r for r in st.intervals if not r["is_rampup"]]
-    steps = list(filter(None, map(itemgetter("interval_s"), st.intervals)))
-    seen_interval = Counter(steps).most_common(1)[0][0] if steps else None
+    intervals = st.intervals.table() if st.intervals else None
+    figures = _interval_figures(intervals)
+    seen_interval = figures.seen_interval
     report_interval, source = _int(st.options.get("i")), "option"
     if report_interval is None or report_interval <= 0:
         if seen_interval:
@@ -916,8 +1101,7 @@ def _finish(st: _State, result: ParseResult, cut_last: bool) -> None:
             result.warn(None, f"TpmC printed {tpmc_printed:.3f} differs from (New-Order sc + lt) x 60 / "
                               f"{st.in_sec} s = {tpmc_recomputed:.3f}")
 
-    interval_no = sum(filter(None, map(dict.get, measured_rows, repeat("new_order_count"))))  # None, 0 add 0
-    interval_secs = sum(r["interval_s"] or 0 for r in measured_rows if r.get("new_order_count") is not None)
+    interval_no, interval_secs = figures.new_order, figures.new_order_s
     interval_tpmc = interval_no * 60.0 / interval_secs if interval_secs else None
 
     variant = max(st.variants, key=st.variants.get) if st.variants else None
@@ -925,7 +1109,7 @@ def _finish(st: _State, result: ParseResult, cut_last: bool) -> None:
         others = ", ".join(f"{v} x{n}" for v, n in st.variants.items() if v != variant)
         result.warn(None, f"interval lines of more than one shape: mostly {variant}, also {others}")
 
-    status, reason = _status(st, cut_last, connections, no)
+    status, reason = _status(st, figures, cut_last, connections, no)
     result.status, result.status_reason = status, reason
 
     for reason_text, (line, count) in st.problems.items():
@@ -955,7 +1139,7 @@ def _finish(st: _State, result: ParseResult, cut_last: bool) -> None:
         "start_time_text": st.start_time_text,
         "started_at": _timestamp(st.start_time_text) if st.start_time_text else None,
         "interval_count": len(st.intervals),
-        "interval_new_order_count": interval_no if measured_rows else None,
+        "interval_new_order_count": interval_no if figures.measured else None,
         "interval_tpmc": interval_tpmc,
         "measured_s": measured_s,
         "tpmc_printed": tpmc_printed,
@@ -968,8 +1152,8 @@ def _finish(st: _State, result: ParseResult, cut_last: bool) -> None:
         if (st.extra_params or st.extra) else None,
     }
     result.add("tpcc_runs", run)
-    if st.intervals:
-        result.tables.setdefault("tpcc_intervals", []).extend(st.intervals)
+    if intervals is not None:
+        result.tables["tpcc_intervals"] = intervals
     for index in range(5):
         row = _summary_row(st, index)
         if row is not None:
@@ -979,7 +1163,51 @@ def _finish(st: _State, result: ParseResult, cut_last: bool) -> None:
     result.facts.update({k: v for k, v in facts.items() if v is not None})
 
 
-def _status(st: _State, cut_last: bool, connections: int | None, no: dict | None) -> tuple[str, str | None]:
+@dataclass
+class _IntervalFigures:
+    """What _finish and _status need from the interval table."""
+    measured: int = 0                    # lines that are not ramp-up lines
+    seen_interval: float | None = None   # most common non-zero interval_s (first seen on a tie)
+    new_order: int = 0                   # New-Order count summed over measured lines
+    new_order_s: float = 0               # their interval_s, over measured lines with a count
+    ran: bool = False                    # some line has a New-Order count above 0
+
+
+def _interval_figures(table: Columns | None) -> _IntervalFigures:
+    figures = _IntervalFigures()
+    if table is None:
+        return figures
+    columns = table.columns
+    measured = pc.invert(columns["is_rampup"])  # every row has is_rampup and interval_s
+    figures.measured = pc.sum(measured).as_py() or 0
+    steps = columns["interval_s"].filter(pc.not_equal(columns["interval_s"], 0.0))  # drops nulls too
+    if len(steps):
+        counts = pc.value_counts(steps)  # values in order of first appearance
+        figures.seen_interval = counts.field(0)[pc.index(counts.field(1), pc.max(counts.field(1))).as_py()].as_py()
+    counts = columns.get("new_order_count")
+    if counts is not None:
+        measured_counts = counts.filter(measured)
+        figures.new_order = _exact_sum(measured_counts, 2**63)
+        with_count = pc.and_(measured, pc.is_valid(counts))
+        figures.new_order_s = _exact_sum(columns["interval_s"].filter(with_count), 2**53)
+        figures.ran = (pc.max(counts).as_py() or 0) > 0
+    return figures
+
+
+def _exact_sum(values: pa.Array, limit: int) -> int | float:
+    """sum() of the non-null values, as Python adds them. Arrow adds in another order, which
+    gives the same result when no partial sum can reach ``limit``: 2**63 for int64 (no
+    overflow), 2**53 for floats (interval_s holds whole seconds: every partial sum is exact)."""
+    if values.null_count == len(values):
+        return 0
+    bounds = pc.min_max(values).as_py()
+    if max(abs(bounds["min"]), abs(bounds["max"])) * len(values) < limit:
+        return pc.sum(values).as_py()
+    return sum(v for v in values.to_pylist() if v is not None)
+
+
+def _status(st: _State, figures: _IntervalFigures, cut_last: bool, connections: int | None,
+            no: dict | None) -> tuple[str, str | None]:
     first_error = None
     if st.mysql_errors:
         (errno, sqlstate), (_, _, message) = min(st.mysql_errors.items(), key=lambda kv: kv[1][0])
@@ -988,7 +1216,7 @@ def _status(st: _State, cut_last: bool, connections: int | None, no: dict | None
         return "failed", "tpcc_start: error at main" + (f": {first_error}" if first_error else "")
     if st.usage and st.reached < _PHASE_RANK["parameters"]:
         return "failed", "tpcc_start printed its usage (bad or missing option)"
-    ran = any((r.get("new_order_count") or 0) > 0 for r in st.intervals)
+    ran = figures.ran
     if no and ((no["success"] or 0) + (no["late"] or 0)) > 0:
         ran = True
     all_failed = bool(connections) and st.thread_errors >= connections
@@ -1004,7 +1232,7 @@ def _status(st: _State, cut_last: bool, connections: int | None, no: dict | None
     elif phase == "rampup":
         why = "output ends during ramp-up (no MEASURING START)"
     elif phase == "measuring":
-        n = sum(1 for r in st.intervals if not r["is_rampup"])
+        n = figures.measured
         why = ("output ends right after MEASURING START" if n == 0
                else f"output ends during measurement after {n} interval line(s)")
     elif phase == "stopping":
@@ -1052,20 +1280,26 @@ def _scrub(result: ParseResult, secrets: list[str]) -> None:
             text = pattern.sub("***", text)
         return text
 
-    dropped = []
+    def cleaned(table: str, key: str, value: Any) -> Any:
+        if isinstance(value, str):
+            text = clean(value)
+            if text != value:
+                dropped.append(f"{table}.{key}")
+                return None if value in secrets else text
+        return value
+
+    dropped: list[str] = []
     for table, rows in result.tables.items():
-        if table == "tpcc_intervals":
-            # Interval rows hold text only in extra_fields_json: skip scanning their numbers.
-            rows = [row for row in rows if "extra_fields_json" in row]
+        if isinstance(rows, Columns):
+            # tpcc_intervals: its only text column is extra_fields_json; the numbers are skipped.
+            column = rows.columns.get("extra_fields_json")
+            if column is not None:
+                values = [cleaned(table, "extra_fields_json", v) for v in column.to_pylist()]
+                rows.columns["extra_fields_json"] = pa.array(values, pa.string())
+            continue
         for row in rows:
-            items = ([("extra_fields_json", row["extra_fields_json"])] if table == "tpcc_intervals"
-                     else list(row.items()))
-            for key, value in items:
-                if isinstance(value, str):
-                    cleaned = clean(value)
-                    if cleaned != value:
-                        row[key] = None if value in secrets else cleaned
-                        dropped.append(f"{table}.{key}")
+            for key, value in list(row.items()):
+                row[key] = cleaned(table, key, value)
     for issue in result.issues:
         issue.reason = clean(issue.reason)
     if result.status_reason:

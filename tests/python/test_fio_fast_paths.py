@@ -1,0 +1,194 @@
+"""The fast paths of fio_log, fio_histogram_log and fio_json give exactly what their line /
+per-item paths give: same rows (values and Python types), issues, status and errors, on every
+fixture and corpus file and on variants of them (cut at many offsets, junk and odd lines
+injected, column counts mixed, CRLF, no final newline) plus generated text."""
+
+from __future__ import annotations
+
+import math
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from conftest import CORPUS, FIXTURES
+from iopscope.parsers import ParseError, fio_histogram_log, fio_json, fio_log
+from iopscope.parsers.base import Columns
+
+
+def _files(suffixes: tuple[str, ...]) -> list:
+    return [p for root in (FIXTURES, CORPUS) if root.is_dir() for p in sorted(root.rglob("*"))
+            if p.is_file() and p.name.endswith(suffixes) and not p.name.endswith(".expected.json")]
+
+
+SAMPLE_LOGS = [p for p in _files((".log",)) if "_clat_hist" not in p.name]
+HIST_LOGS = [p for p in _files((".log",)) if "_clat_hist" in p.name]
+JSON_FILES = [p for p in _files((".json",)) if '"fio version"' in p.read_text(errors="replace")]
+
+
+def _typed(value):
+    """A value with its type, so that 1 and 1.0 (or nan and nan) compare as they should."""
+    if isinstance(value, float) and math.isnan(value):
+        return ("nan",)
+    return (type(value).__name__, value)
+
+
+def _outcome(parse, *args, **kwargs):
+    try:
+        r = parse(*args, **kwargs)
+    except ParseError as exc:
+        return ("ParseError", exc.reason, exc.line)
+    tables = {name: [[(k, _typed(v)) for k, v in row.items()] for row in rows]
+              for name, rows in r.tables.items()}
+    return (r.status, r.status_reason, r.tool_version, r.facts, list(r.tables), tables,
+            [(i.line, i.reason, i.severity) for i in r.issues])
+
+
+ODD_LINES = [
+    "garbage here\n", "\n", "  \n", "\r\n", "1, 2, 0\n", "1, 2, 0, 4096, 5, 0, 9\n", "1, 2, 7, 4096\n",
+    "0x10, 1, 0, 0\n", "1, nan, 0, 0\n", "1, -5, 0, 0\n", "-1, 5, 0, 0\n", "1, 5, 0, 4096, 0x2004\n",
+    "1 , 5, 0, 0\n", "1,5,0,0\n", "1, 5, 0, 99999999999999999999\n", "1, 1e400, 0, 0\n", "1, 5, 00, 0\n",
+    "+1, 5, 0, 0\n", "1, 5.5, 0, 0\n", "1, , 0, 0\n", "1, 5, 0, 4096, 0\n", "1, 5, 0, 4096, 12, 1\n",
+    "1, 9007199254740993, 0, 0\n", "1, 5, 0, 4096, 18446744073709551615, 0\n", "1, \u0665, 0, 0\n",
+]
+
+
+def _variants(text: str, seed: int):
+    """The text, and the same text damaged in the ways real logs are."""
+    rng = random.Random(seed)
+    yield text
+    n = len(text)
+    for cut in sorted({rng.randrange(n + 1) for _ in range(15)} | {n - 1, n - 2, n - 7, n - 30}):
+        if 0 <= cut < n:
+            yield text[:cut]
+    lines = text.splitlines(keepends=True)
+    for odd in ODD_LINES:
+        at = rng.randrange(len(lines) + 1)
+        yield "".join(lines[:at] + [odd] + lines[at:])
+        yield "".join(lines + [odd.rstrip("\n")])  # odd last line, no newline
+    yield text.replace("\n", "\r\n")
+    yield text.rstrip("\n")
+    yield text + "\n\n"
+    for k in (1, 2, 3, 2001, 2002):
+        yield "".join(lines[:k])
+    yield "".join(lines[:3]) + "".join(ln.replace(", ", ",") for ln in lines[3:6])
+
+
+@pytest.mark.parametrize("path", SAMPLE_LOGS, ids=lambda p: p.name)
+def test_fio_log_fast_path_matches_line_path(path):
+    text = path.read_text()
+    checked = 0
+    for i, variant in enumerate(_variants(text, seed=len(text))):
+        for name in (path.name, None):
+            fast = _outcome(fio_log.parse, variant, filename=name)
+            slow = _outcome(fio_log._parse, variant, name, fast=False)
+            assert fast == slow, f"{path.name} variant {i} (filename {name})"
+            checked += 1
+    assert checked > 50
+
+
+def test_fio_log_fast_path_is_taken_on_fio_s_own_logs():
+    """Otherwise the comparisons above would only compare the line path with itself."""
+    real = [p for p in SAMPLE_LOGS if p.parent.name == "fio-3.33"]
+    assert real
+    for path in real:
+        text = path.read_text()
+        assert fio_log._canonical_block(text) is not None, path.name
+        assert fio_log._canonical_block(text.replace("\n", "\r\n")) is not None, path.name
+        assert isinstance(fio_log.parse(text, filename=path.name).tables["fio_log_samples"], Columns)
+    cut = real[0].read_text()[:-3]
+    assert isinstance(fio_log.parse(cut, filename=real[0].name).tables["fio_log_samples"], Columns)
+
+
+FIELD = st.one_of(st.integers(0, 3).map(str), st.integers(0, 10**6).map(str),
+                  st.sampled_from(["00", "0x2004", "", " 5", "5 ", "-1", "+1", "1.5", "nan", "x",
+                                   "9007199254740993", "99999999999999999999"]))
+LOG_LINE = st.one_of(
+    st.lists(st.integers(0, 10**9).map(str), min_size=4, max_size=6).map(", ".join),
+    st.tuples(st.integers(0, 10**6), st.integers(0, 10**6), st.integers(0, 3), st.integers(0, 8192),
+              st.sampled_from(["", ", 0", ", 1", ", 4096", ", 0, 1", ", 8192, 0"]))
+    .map(lambda t: f"{t[0]}, {t[1]}, {t[2]}, {t[3]}{t[4]}"),
+    st.lists(FIELD, min_size=0, max_size=8).map(", ".join),
+)
+FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@FUZZ
+@given(lines=st.lists(LOG_LINE, min_size=1, max_size=40), eol=st.sampled_from(["\n", "\r\n"]),
+       last=st.booleans(), name=st.sampled_from(["a_clat.1.log", "a_bw.log", "a_iops.2.log", None]))
+def test_fio_log_fast_path_matches_on_generated_logs(lines, eol, last, name):
+    text = eol.join(lines) + (eol if last else "")
+    assert _outcome(fio_log.parse, text, filename=name) == _outcome(fio_log._parse, text, name, fast=False)
+
+
+# --------------------------------------------------------------------------- histogram logs
+
+
+@pytest.mark.parametrize("path", HIST_LOGS, ids=lambda p: p.name)
+def test_histogram_log_fast_path_matches_field_path(path):
+    text = path.read_text()
+    for i, variant in enumerate(_variants(text, seed=len(text))):
+        for name in (path.name, None):
+            fast = _outcome(fio_histogram_log.parse, variant, filename=name)
+            slow = _outcome(fio_histogram_log._parse, variant, name, fast=False)
+            assert fast == slow, f"{path.name} variant {i} (filename {name})"
+
+
+HIST_FIELD = st.one_of(st.integers(-3, 10**6).map(str), st.sampled_from(
+    ["00", " 7", "7 ", "+1", "1.0", "1e3", "true", "null", '"5"', "[1]", "", "0x10", "1_0", "\u0665", "-0"]))
+
+
+@settings(max_examples=300, deadline=None)
+@given(fields=st.lists(HIST_FIELD, min_size=0, max_size=12), sep=st.sampled_from([",", ", ", " ,"]))
+def test_plain_ints_reads_what_int_reads(fields, sep):
+    line = sep.join(fields)
+    fast = fio_histogram_log._plain_ints(line)
+    if fast is None:
+        return  # the caller then takes the int() path itself
+    assert fast == [int(p) for p in line.split(",")]
+    assert all(type(v) is int for v in fast)
+
+
+# --------------------------------------------------------------------------- json+
+
+
+@pytest.fixture
+def slow_json(monkeypatch):
+    """fio_json with its per-item paths only."""
+    bin_pairs, percentiles = fio_json._bin_pairs, fio_json._percentiles
+    monkeypatch.setattr(fio_json, "_bin_pairs", lambda bins: bin_pairs(bins, fast=False))
+    monkeypatch.setattr(fio_json, "_percentiles", lambda raw: percentiles(raw, fast=False))
+    return lambda text: _outcome(fio_json.parse, text)
+
+
+@pytest.mark.parametrize("path", JSON_FILES, ids=lambda p: p.name)
+def test_fio_json_fast_paths_match_per_item_paths(path, slow_json):
+    text = path.read_text(errors="replace")
+    cuts = [text] + [text[:k] for k in range(len(text) // 7, len(text), max(1, len(text) // 7))]
+    fast = [_outcome(fio_json.parse, t) for t in cuts]
+    assert fast == [slow_json(t) for t in cuts]
+
+
+def test_fio_json_bins_are_columns():
+    text = (FIXTURES / "fio" / "fio-3.33" / "jsonplus-randrw70-logs.json").read_text()
+    tables = fio_json.parse(text).tables
+    assert isinstance(tables["fio_histogram_bins"], Columns) and len(tables["fio_histogram_bins"]) > 100
+    assert isinstance(tables["fio_percentiles"], Columns)
+
+
+JSON_VALUE = st.one_of(st.integers(-10, 10**6), st.integers(2**53 - 2, 2**60), st.booleans(), st.none(),
+                       st.floats(allow_nan=True, allow_infinity=True), st.text(max_size=4),
+                       st.sampled_from(["5", "1e3", " 7 ", "nan"]))
+JSON_KEY = st.one_of(st.integers(-10, 10**6).map(str), st.sampled_from(
+    ["", "00", "1.5", "1e3", " 7", "+3", "1_0", "nan", "inf", "\u0665", "9007199254740993", "x"]),
+    st.floats(0, 100).map(lambda f: f"{f:f}"))
+
+
+@settings(max_examples=300, deadline=None)
+@given(pairs=st.lists(st.tuples(JSON_KEY, JSON_VALUE), max_size=12))
+def test_bin_pairs_and_percentiles_fast_paths_match(pairs):
+    obj = dict(pairs)
+    assert fio_json._bin_pairs(obj) == fio_json._bin_pairs(obj, fast=False)
+    fast, slow = fio_json._percentiles(obj), fio_json._percentiles(obj, fast=False)
+    assert [(_typed(a), _typed(b)) for a, b in fast] == [(_typed(a), _typed(b)) for a, b in slow]

@@ -1,0 +1,173 @@
+"""The column-wise fast paths of iostat_text, iostat_json and mpstat_json read exactly what their
+row-by-row paths read.
+
+``parse(text)`` takes the fast path where it can; ``parse(text, fast=False)`` forces the
+row-by-row one. Every fixture, every corpus file and generated variants (long synthetic captures,
+cuts at many offsets, decimal commas, odd values) must give the same status, issues, facts and
+rows, value for value (floats compared by repr, so -0.0, rounding and nan count). The synthetic
+captures must also come out as Columns blocks, so a fast path that silently stopped being taken
+fails here too.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from conftest import CORPUS, FIXTURES
+from iopscope.parsers import iostat_json, iostat_text, mpstat_json
+from iopscope.parsers.base import Columns, ParseError
+from iopscope.synth.generate import format_file
+
+MODULES = {"iostat_text": iostat_text, "iostat_json": iostat_json, "mpstat_json": mpstat_json}
+
+
+def _value(v):
+    if isinstance(v, float):
+        return ("float", repr(v))
+    if hasattr(v, "isoformat"):
+        return (type(v).__name__, v.isoformat(), repr(getattr(v, "tzinfo", None)))
+    return (type(v).__name__, v)
+
+
+def _outcome(module, text: str, fast: bool):
+    try:
+        r = module.parse(text, fast=fast)
+    except ParseError as exc:
+        return ("rejected", exc.reason, exc.line)
+    tables = {name: [sorted((k, _value(v)) for k, v in row.items()) for row in rows]
+              for name, rows in r.tables.items()}
+    return (r.status, r.status_reason, r.tool_version, r.facts,
+            [(i.line, i.reason, i.severity) for i in r.issues], tables)
+
+
+def assert_same(module, text: str, where: str) -> None:
+    fast, slow = _outcome(module, text, True), _outcome(module, text, False)
+    assert fast == slow, f"{module.NAME} fast and row-by-row paths differ on {where}"
+
+
+def _files(module_name: str) -> list:
+    tool = "mpstat" if module_name == "mpstat_json" else "iostat"
+    suffix = ".txt" if module_name == "iostat_text" else ".json"
+    paths = [p for p in (FIXTURES / tool).rglob(f"*{suffix}") if not p.name.endswith(".expected.json")]
+    for folder in ("iostat", "cpu"):
+        if (CORPUS / folder).is_dir():
+            paths += sorted(p for p in (CORPUS / folder).iterdir() if p.suffix == suffix)
+    return sorted(paths)
+
+
+CASES = [(name, path) for name in MODULES for path in _files(name)]
+
+
+@pytest.mark.parametrize("name,path", CASES, ids=[f"{n}:{p.name}" for n, p in CASES])
+def test_fixture_and_corpus_files_read_the_same_on_both_paths(name, path):
+    assert_same(MODULES[name], path.read_text(encoding="utf-8"), path.name)
+
+
+@pytest.fixture(scope="module")
+def synthetic():
+    """A long synthetic capture of each format (~150 KB: thousands of rows)."""
+    return {name: format_file(name, 150_000, seed=3)[1] for name in MODULES}
+
+
+@pytest.mark.parametrize("name", list(MODULES))
+def test_synthetic_capture_takes_the_fast_path_and_reads_the_same(name, synthetic):
+    text = synthetic[name]
+    result = MODULES[name].parse(text)
+    assert result.tables and all(isinstance(t, Columns) for t in result.tables.values()), \
+        f"{name}: fast path not taken on a plain synthetic capture"
+    assert_same(MODULES[name], text, "the synthetic capture")
+
+
+@pytest.mark.parametrize("name", list(MODULES))
+def test_every_cut_of_a_synthetic_capture_reads_the_same(name, synthetic):
+    text = synthetic[name][:40_000]
+    rnd = random.Random(name)
+    for cut in sorted(rnd.sample(range(1, len(text)), 60)):
+        assert_same(MODULES[name], text[:cut], f"a cut at byte {cut}")
+
+
+def test_iostat_text_variants_read_the_same(synthetic):
+    text = synthetic["iostat_text"][:30_000]
+    lines = text.split("\n")
+    variants = {
+        "decimal commas": text.replace(".", ","),
+        "crlf": text.replace("\n", "\r\n"),
+        "no blank lines": "\n".join(line for line in lines if line.strip()) + "\n",
+        "human value": text.replace(" 0.00 ", " 4.7k ", 1),
+        "device name on its own line": text.replace("nvme0n1 ", "nvme0n1\n", 1),
+        "junk row": "\n".join(line + " x" if i == 12 else line for i, line in enumerate(lines)),
+        "out of range cpu": text.replace("    0.00    0.00 ", "  -12.00    0.00 ", 1),
+        "nan cpu": text.replace("    0.00    0.00 ", "     nan    0.00 ", 1),
+        "inf device value": text.replace(" 0.00 ", " inf ", 3),
+        "group": text.replace("\nnvme1n1", "\n mygrp ", 3),
+        "second layout": text + "\nDevice  tps  kB_read/s  kB_wrtn/s  kB_read  kB_wrtn\nsda 1.00 2.00 3.00 4 5\n\n",
+        "split human report": text + ("\nDevice   r/s  w/s\nsda   1.0  2.0\n\n"
+                                      "     rkB/s   wkB/s   Device\n     1.0k   2.0k   sda\n\n"),
+    }
+    for label, variant in variants.items():
+        assert_same(iostat_text, variant, label)
+
+
+def _edit_json(text: str, edit) -> str:
+    doc = json.loads(text)
+    edit(doc["sysstat"]["hosts"][0]["statistics"])
+    return json.dumps(doc)
+
+
+def test_json_variants_read_the_same(synthetic):
+    iostat = synthetic["iostat_json"]
+    mpstat = synthetic["mpstat_json"]
+
+    def set_disk(key, value, entry=3):
+        return lambda stats: stats[entry]["disk"][0].__setitem__(key, value)
+
+    def set_cpu(key, value, entry=3, row=1):
+        return lambda stats: stats[entry]["cpu-load"][row].__setitem__(key, value)
+
+    def zero_row(stats):
+        stats[2]["cpu-load"][1].update({k: 0.0 for k in stats[2]["cpu-load"][1] if k != "cpu"})
+
+    iostat_edits = {
+        "string value": set_disk("r/s", "12.5"), "int value": set_disk("r/s", 12),
+        "bool value": set_disk("r/s", True), "null value": set_disk("r/s", None),
+        "unknown key": set_disk("new_key", 1.0), "nameless disk": set_disk("disk_device", " "),
+        "group": set_disk("disk_device", " grp"), "nan": set_disk("r/s", float("nan")),
+        "cpu out of range": lambda stats: stats[1]["avg-cpu"].__setitem__("idle", 140.0),
+        "no avg-cpu": lambda stats: stats[1].pop("avg-cpu"),
+        "no disk list": lambda stats: stats[1].pop("disk"),
+        "entry not an object": lambda stats: stats.insert(2, [1, 2]),
+        "no statistics": lambda stats: stats.clear(),
+    }
+    mpstat_edits = {
+        "string value": set_cpu("usr", "12.5"), "int value": set_cpu("usr", 12),
+        "null value": set_cpu("usr", None), "out of range": set_cpu("steal", -3.0),
+        "off by more than the tolerance": set_cpu("usr", 90.0), "all zero row": zero_row,
+        "usr and user": set_cpu("user", 1.0), "numeric cpu": set_cpu("cpu", -1),
+        "nan": set_cpu("idle", float("nan")), "missing key": lambda stats: stats[1]["cpu-load"][0].pop("gnice"),
+        "one sample": lambda stats: stats.__delitem__(slice(1, None)),
+        "stat without cpu-load": lambda stats: stats[1].pop("cpu-load"),
+        "interrupts block": lambda stats: stats[1].__setitem__("sum-interrupts", [{"cpu": "all", "intr": 1.0}]),
+    }
+    for label, edit in iostat_edits.items():
+        assert_same(iostat_json, _edit_json(iostat, edit), label)
+    for label, edit in mpstat_edits.items():
+        assert_same(mpstat_json, _edit_json(mpstat, edit), label)
+    # Two documents, and two hosts with different disk keys: blocks joined or turned into rows.
+    assert_same(iostat_json, iostat + iostat, "two documents")
+    doc = json.loads(iostat)
+    other = json.loads(_edit_json(iostat, lambda stats: [d.pop("util") for s in stats for d in s.get("disk", [])]))
+    doc["sysstat"]["hosts"] += other["sysstat"]["hosts"]
+    assert_same(iostat_json, json.dumps(doc), "two hosts with different keys")
+
+
+def test_edits_do_change_the_fast_paths_choice(synthetic):
+    """The variants above do reach the row-by-row fallback (else they would prove little)."""
+    text = synthetic["iostat_text"][:30_000]
+    assert isinstance(iostat_text.parse(text).tables["iostat_device_samples"], Columns)
+    human = iostat_text.parse(text.replace(" 0.00 ", " 4.7k ", 1))
+    assert isinstance(human.tables["iostat_device_samples"], list)
+    mp = _edit_json(synthetic["mpstat_json"], lambda stats: stats[3]["cpu-load"][1].__setitem__("steal", -3.0))
+    assert isinstance(mpstat_json.parse(mp).tables["cpu_samples"], list)
