@@ -95,7 +95,11 @@ def cmd_dbt(args) -> int:
     from iopscope import pipeline
 
     try:
-        pipeline.dbt(_paths(args), args.dbt_args or ["build"])
+        if args.update or args.full:
+            mode = pipeline.build_warehouse(_paths(args), full=args.full)
+            print(f"warehouse: {mode} build", file=sys.stderr)
+        else:
+            pipeline.dbt(_paths(args), args.dbt_args or ["build"])
     except pipeline.StageError as exc:
         print(exc, file=sys.stderr)
         return 2
@@ -146,6 +150,10 @@ def main(argv: list[str] | None = None) -> int:
     p.set_defaults(func=cmd_build)
 
     p = with_locations(sub.add_parser("dbt", help="run dbt with the project's profile (default: build)"))
+    p.add_argument("--update", action="store_true",
+                   help="what `iopscope build` runs: incremental `dbt run` when the warehouse was built by this "
+                        "project and parser set, else a full `dbt build` into a fresh file (docs/warehouse.md)")
+    p.add_argument("--full", action="store_true", help="like --update, but always the full build with every test")
     p.add_argument("dbt_args", nargs=argparse.REMAINDER)
     p.set_defaults(func=cmd_dbt)
 

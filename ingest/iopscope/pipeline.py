@@ -7,6 +7,9 @@ anonymous usage stats, no extension downloads.
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
+import json
 import os
 import shutil
 import subprocess
@@ -80,6 +83,80 @@ def dbt(paths: Paths, args: list[str]) -> None:
         raise StageError(f"dbt {' '.join(args)} failed (exit {proc.returncode})")
 
 
+# What a warehouse was built from, beside it: <warehouse>.build.json = {"build_key": ...}.
+BUILD_STAMP_SUFFIX = ".build.json"
+# Everything dbt reads besides the lake's data: a change here can change any row.
+_PROJECT_INPUTS = ("dbt_project.yml", "profiles.yml", "models", "macros", "tests/dbt")
+
+
+def warehouse_build_key(paths: Paths) -> str:
+    """Hash of the dbt project's files and the lake's parser fingerprint.
+
+    Incremental models only rebuild runs whose raw files changed; they cannot know that a model's
+    SQL or a parser changed for every run. When this key differs from the one the warehouse was
+    built with, the next build is a full one.
+    """
+    digest = hashlib.sha256()
+    for name in _PROJECT_INPUTS:
+        top = paths.root / name
+        files = sorted(p for p in top.rglob("*") if p.is_file()) if top.is_dir() else [top]
+        for file in files:
+            if file.is_file():
+                digest.update(file.relative_to(paths.root).as_posix().encode() + b"\0")
+                digest.update(file.read_bytes() + b"\0")
+    state = paths.lake / "_state.json"
+    lake_fingerprint = json.loads(state.read_text()).get("fingerprint") if state.is_file() else None
+    digest.update(json.dumps([str(paths.lake.resolve()), lake_fingerprint]).encode())
+    return digest.hexdigest()[:16]
+
+
+def _stamp_path(warehouse: Path) -> Path:
+    return warehouse.with_name(warehouse.name + BUILD_STAMP_SUFFIX)
+
+
+def _read_stamp(warehouse: Path) -> str | None:
+    try:
+        return json.loads(_stamp_path(warehouse).read_text()).get("build_key")
+    except (OSError, ValueError):
+        return None
+
+
+def build_warehouse(paths: Paths, full: bool = False, run_tests: bool = True) -> str:
+    """Bring the warehouse up to date with the lake; returns "incremental" or "full".
+
+    incremental  the warehouse exists and was built by this very project and parser set:
+                 `dbt run` of every model but the staging views. Incremental models read only
+                 new and changed runs and drop vanished ones; every other model is rebuilt.
+                 Data and unit tests do not run.
+    full         anything else (or full=True): `dbt build` (every model and test) into a fresh
+                 file beside the warehouse, renamed over it only when the build passed, so
+                 readers never see a half-built file and the file does not grow from rebuild to
+                 rebuild. A failed build leaves the old warehouse and the failed `<name>.new`.
+                 run_tests=False makes it `dbt run` (tests of this function, which compare data).
+    """
+    key = warehouse_build_key(paths)
+    warehouse = paths.warehouse
+    if not full and warehouse.is_file() and _read_stamp(warehouse) == key:
+        # Staging views are globs over the lake: new parts show through them without
+        # re-creating them, and re-creating one binds every Parquet file of its table.
+        dbt(paths, ["run", "--exclude", "path:models/staging"])
+        return "incremental"
+    fresh = warehouse.with_name(warehouse.name + ".new")
+    for leftover in (fresh, fresh.with_name(fresh.name + ".wal")):
+        leftover.unlink(missing_ok=True)
+    dbt(dataclasses.replace(paths, warehouse=fresh), ["build" if run_tests else "run"])
+    # dbt closes DuckDB cleanly, which checkpoints the write-ahead log into the file; a log
+    # left over from an old crash must not be replayed onto the new file.
+    old_wal = warehouse.with_name(warehouse.name + ".wal")
+    old_wal.unlink(missing_ok=True)
+    os.replace(fresh, warehouse)
+    fresh_wal = fresh.with_name(fresh.name + ".wal")
+    if fresh_wal.exists():
+        os.replace(fresh_wal, old_wal)
+    _stamp_path(warehouse).write_text(json.dumps({"build_key": key}) + "\n")
+    return "full"
+
+
 def site(paths: Paths) -> None:
     """Build the static site into dist/. Data-loader outputs are dropped (the warehouse may have
     changed and Framework only reruns a loader whose source file changed); the bundles of npm
@@ -108,7 +185,8 @@ def build(paths: Paths, stages: tuple[str, ...] = ("ingest", "dbt", "site"), for
             if report.failed:
                 status = 1
         elif stage == "dbt":
-            dbt(paths, ["build"])
+            mode = build_warehouse(paths, full=force)
+            console.print(f"warehouse: {mode} build")
         elif stage == "site":
             site(paths)
         else:

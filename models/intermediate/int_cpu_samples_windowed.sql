@@ -3,18 +3,26 @@
 --                 the run has a window and the sample a timestamp
 --   is_preferred_source: the run's best CPU source (mpstat, then sar, collectl, iostat's avg-cpu
 --                 block), so one run's CPU is never averaged over two tools' copies
--- Materialized as a table: several models and tests read it, a view would recompute the chain.
-{{ config(materialized='table') }}
+-- Incremental by run (dbt_project.yml, macros/incremental_runs.sql): a build reads only new
+-- and changed runs.
+-- depends_on: {{ ref('int_run_fingerprints') }}
 
 with samples as (
 
     select * from {{ ref('stg_lake__cpu_samples') }}
+    where {{ runs_to_build('run_id') }}
 
 ),
 
 windows as (
 
     select * from {{ ref('int_run_windows') }}
+
+),
+
+fingerprints as (
+
+    select * from {{ ref('int_run_fingerprints') }}
 
 ),
 
@@ -47,10 +55,12 @@ final as (
             when windows.window_start_at is null or ranked.sampled_at is null then true
             else ranked.sampled_at > windows.window_start_at and ranked.sampled_at <= windows.window_end_at
         end as is_in_window,
-        ranked.source_rank = best.best_rank as is_preferred_source
+        ranked.source_rank = best.best_rank as is_preferred_source,
+        fingerprints.run_fingerprint
     from ranked
     left join windows on ranked.run_id = windows.run_id
     left join best on ranked.run_id = best.run_id
+    left join fingerprints on ranked.run_id = fingerprints.run_id
 
 )
 

@@ -1,17 +1,25 @@
 -- iostat device samples with the run's measured window applied and the device's role in the
 -- run (data / log / data+log / other) from the manifest, matched on the kernel name.
--- Materialized as a table: several models and tests read it, a view would recompute the chain.
-{{ config(materialized='table') }}
+-- Incremental by run (dbt_project.yml, macros/incremental_runs.sql): a build reads only new
+-- and changed runs.
+-- depends_on: {{ ref('int_run_fingerprints') }}
 
 with samples as (
 
     select * from {{ ref('stg_lake__iostat_device_samples') }}
+    where {{ runs_to_build('run_id') }}
 
 ),
 
 windows as (
 
     select * from {{ ref('int_run_windows') }}
+
+),
+
+fingerprints as (
+
+    select * from {{ ref('int_run_fingerprints') }}
 
 ),
 
@@ -39,9 +47,11 @@ final as (
             when samples.is_since_boot then false
             when windows.window_start_at is null or samples.sampled_at is null then true
             else samples.sampled_at > windows.window_start_at and samples.sampled_at <= windows.window_end_at
-        end as is_in_window
+        end as is_in_window,
+        fingerprints.run_fingerprint
     from samples
     left join windows on samples.run_id = windows.run_id
+    left join fingerprints on samples.run_id = fingerprints.run_id
     left join devices on samples.run_id = devices.run_id and samples.kernel_name = devices.kernel_name
 
 )

@@ -6,22 +6,34 @@
 --   interval p95 / max   = mean of the interval New-Order p95 (as the Samsung chart summaries
 --                          are), and the largest interval maximum, over measured intervals
 --                          without ramp-up samples
+-- Incremental by run (dbt_project.yml, macros/incremental_runs.sql): a build reads only new
+-- and changed runs.
+-- depends_on: {{ ref('int_run_fingerprints') }}
+
 with runs as (
 
     select * from {{ ref('stg_lake__tpcc_runs') }}
+    where {{ runs_to_build('run_id') }}
 
 ),
 
 summaries as (
 
     select * from {{ ref('stg_lake__tpcc_tx_summaries') }}
+    where {{ runs_to_build('run_id') }}
+
+),
+
+fingerprints as (
+
+    select * from {{ ref('int_run_fingerprints') }}
 
 ),
 
 intervals as (
 
     select * from {{ ref('stg_lake__tpcc_intervals') }}
-    where not is_rampup and not is_rampup_mixed
+    where not is_rampup and not is_rampup_mixed and {{ runs_to_build('run_id') }}
 
 ),
 
@@ -62,8 +74,10 @@ final as (
              then {{ safe_divide('tx_totals.all_txn_count * 60.0', 'runs.measured_s') }} end as total_txn_per_min,
         interval_stats.measured_interval_count,
         interval_stats.mean_interval_p95_new_order_ms,
-        interval_stats.max_interval_new_order_ms
+        interval_stats.max_interval_new_order_ms,
+        fingerprints.run_fingerprint
     from runs
+    left join fingerprints on runs.run_id = fingerprints.run_id
     left join tx_totals on runs.tpcc_file_id = tx_totals.tpcc_file_id
     left join interval_stats on runs.tpcc_file_id = interval_stats.tpcc_file_id
 

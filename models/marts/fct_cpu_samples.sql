@@ -1,8 +1,13 @@
 -- CPU samples (mpstat, sar -u, collectl, iostat avg-cpu), one row per CPU (or 'all') per
 -- interval, with the run's measured window and the run's preferred CPU source flagged.
+-- Incremental by run (dbt_project.yml, macros/incremental_runs.sql): a build reads only new
+-- and changed runs.
+-- depends_on: {{ ref('int_run_fingerprints') }}
+
 with samples as (
 
     select * from {{ ref('int_cpu_samples_windowed') }}
+    where {{ runs_to_build('run_id') }}
 
 ),
 
@@ -45,7 +50,8 @@ final as (
         samples.softirq_pct,
         samples.steal_pct,
         samples.idle_pct,
-        samples.busy_pct
+        samples.busy_pct,
+        samples.run_fingerprint
     from samples
     left join runs on samples.run_id = runs.run_id
 

@@ -1,8 +1,13 @@
 -- iostat device samples, one row per device (or -g group) per report, with the device's role in
 -- the run (data / log from the manifest), its catalog id and the run's measured window.
+-- Incremental by run (dbt_project.yml, macros/incremental_runs.sql): a build reads only new
+-- and changed runs.
+-- depends_on: {{ ref('int_run_fingerprints') }}
+
 with samples as (
 
     select * from {{ ref('int_iostat_samples_windowed') }}
+    where {{ runs_to_build('run_id') }}
 
 ),
 
@@ -54,7 +59,8 @@ final as (
         samples.avg_queue_size,
         samples.rareq_sz_kib,
         samples.wareq_sz_kib,
-        samples.util_pct
+        samples.util_pct,
+        samples.run_fingerprint
     from samples
     left join runs on samples.run_id = runs.run_id
 

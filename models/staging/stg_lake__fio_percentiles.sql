@@ -8,7 +8,9 @@ with source as (
 renamed as (
 
     select
-        {{ dbt.hash(dbt.concat(["source_sha256", "'|'", "cast(doc_index as " ~ dbt.type_string() ~ ")",
+        -- Keyed by the file's path, not its content hash: two runs holding byte-identical
+        -- fio output (a copied run folder) must not share ids.
+        {{ dbt.hash(dbt.concat(["source_path", "'|'", "cast(doc_index as " ~ dbt.type_string() ~ ")",
                                 "'|'", "cast(job_index as " ~ dbt.type_string() ~ ")", "'|'", "direction"])) }}
             as fio_result_id,
         run_id,

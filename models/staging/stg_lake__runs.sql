@@ -11,6 +11,8 @@ renamed as (
         run_id,
         collection,
         source_path as manifest_path,
+        source_sha256 as manifest_sha256,
+        parser_version as manifest_parser_version,
         run_kind,
         has_manifest,
         tools,

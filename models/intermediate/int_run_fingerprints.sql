@@ -1,0 +1,53 @@
+-- One row per run: a fingerprint of everything ingest read for it, so incremental models can
+-- tell new and changed runs from the ones they already hold (macros/incremental_runs.sql).
+--   run_fingerprint = hash of the run's files, each as 'path:sha256:parser_version', in path
+--                     order: the raw files (ingest_files) and the manifest (runs). A changed
+--                     byte, an added, removed or renamed file, or a new parser version changes it.
+-- Materialized as a table: every incremental model reads it twice per build.
+{{ config(materialized='table') }}
+
+with raw_files as (
+
+    select run_id, source_path, source_sha256, parser_version
+    from {{ ref('stg_lake__ingest_files') }}
+
+),
+
+manifests as (
+
+    select run_id, manifest_path as source_path, manifest_sha256 as source_sha256,
+           manifest_parser_version as parser_version
+    from {{ ref('stg_lake__runs') }}
+
+),
+
+inputs as (
+
+    select * from raw_files
+    union all
+    select * from manifests
+
+),
+
+described as (
+
+    select
+        run_id,
+        {{ dbt.concat(["coalesce(source_path, '~')", "':'", "coalesce(source_sha256, '~')", "':'",
+                       "coalesce(parser_version, '~')"]) }} as file_text
+    from inputs
+
+),
+
+final as (
+
+    select
+        run_id,
+        {{ dbt.hash(dbt.listagg('file_text', "'|'", 'order by file_text')) }} as run_fingerprint,
+        count(*) as input_file_count
+    from described
+    group by run_id
+
+)
+
+select * from final

@@ -1,0 +1,108 @@
+"""Incremental warehouse builds give the same marts as a full build.
+
+On a copy of the bundled data: full build; then one run added (a copied folder with a new
+run_id), one run's files changed, one run deleted, re-ingest; `build_warehouse` must take the
+incremental path, and every mart (and every incremental model) must hold exactly the rows a
+fresh full build of the same lake holds. Models only (`dbt run`): the data and unit tests run in
+`make test` / CI through `iopscope build`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import re
+import shutil
+from pathlib import Path
+
+import duckdb
+import pytest
+
+from conftest import ROOT
+from iopscope import pipeline
+from iopscope.ingest import Ingestor
+from iopscope.paths import Paths
+
+SWEEP = "measured/2026-11-21-vm2-vda-fio-classic-five-sweep"
+ADDED_FROM = f"{SWEEP}/016-file-server-64k-r67-oio064"
+CHANGED = f"{SWEEP}/005-database-8k-r67-oio016"
+CHANGED_FROM = f"{SWEEP}/008-database-8k-r67-oio128"
+DELETED = f"{SWEEP}/040-restore-64k-r0-oio008"
+
+
+def _incremental_models(target: Path) -> list[str]:
+    """Models dbt materializes incrementally, from the manifest the last dbt command wrote."""
+    manifest = json.loads((target / "manifest.json").read_text())
+    return sorted(node["name"] for node in manifest["nodes"].values()
+                  if node["resource_type"] == "model" and node["config"]["materialized"] == "incremental")
+
+
+def _relations(con: duckdb.DuckDBPyConnection, catalog: str, schema: str) -> list[str]:
+    rows = con.execute(
+        "select table_name from duckdb_tables() where database_name = ? and schema_name = ? order by 1",
+        [catalog, schema]).fetchall()
+    return [r[0] for r in rows]
+
+
+def _differences(con, left: str, right: str) -> int:
+    """Rows in one table and not the other, counting duplicates (EXCEPT ALL both ways)."""
+    return con.execute(
+        f"select (select count(*) from (select * from {left} except all select * from {right}))"
+        f" + (select count(*) from (select * from {right} except all select * from {left}))").fetchone()[0]
+
+
+@pytest.fixture()
+def private_env(tmp_path, monkeypatch):
+    monkeypatch.setenv("DBT_TARGET_PATH", str(tmp_path / "target"))
+    monkeypatch.setenv("DBT_LOG_PATH", str(tmp_path / "logs"))
+    # One thread per query: parallel avg / stddev add doubles in a varying order, so two builds
+    # of the same lake may differ in the last bit; rows are compared exactly here.
+    monkeypatch.setenv("IOPSCOPE_DUCKDB_THREADS", "1")
+    raw = tmp_path / "raw"
+    shutil.copytree(ROOT / "data" / "raw", raw)
+    return Paths(root=ROOT, raw=raw, lake=tmp_path / "lake",
+                 warehouse=tmp_path / "incremental" / "iopscope.duckdb", dist=tmp_path / "dist")
+
+
+def _change_raw(raw: Path) -> None:
+    added = raw / (ADDED_FROM + "-copy")
+    shutil.copytree(raw / ADDED_FROM, added)
+    manifest = added / "run.toml"
+    text, count = re.subn(r'^run_id\s*=\s*"([^"]+)"', r'run_id = "\1-copy"', manifest.read_text(), flags=re.M)
+    assert count == 1, "the copied manifest names its run_id"
+    manifest.write_text(text)
+    for name in ("iostat.json", "mpstat.json", "fio.json"):
+        shutil.copyfile(raw / CHANGED_FROM / name, raw / CHANGED / name)
+    shutil.rmtree(raw / DELETED)
+
+
+def test_incremental_build_equals_full_build(private_env):
+    paths = private_env
+    assert not Ingestor(paths.raw, paths.lake).run().failed
+    assert pipeline.build_warehouse(paths, run_tests=False) == "full"
+    incremental = _incremental_models(paths.lake.parent / "target")
+    assert {"fct_cpu_samples", "fct_iostat_device_samples", "fct_fio_histograms"} <= set(incremental)
+
+    _change_raw(paths.raw)
+    report = Ingestor(paths.raw, paths.lake).run()
+    assert not report.failed and report.runs_ingested == 2 and report.runs_removed == 1
+    assert pipeline.build_warehouse(paths, run_tests=False) == "incremental"
+
+    fresh = dataclasses.replace(paths, warehouse=paths.warehouse.parent.parent / "full" / "iopscope.duckdb")
+    assert pipeline.build_warehouse(fresh, run_tests=False) == "full"
+
+    con = duckdb.connect()
+    con.execute(f"attach '{paths.warehouse}' as inc (read_only)")
+    con.execute(f"attach '{fresh.warehouse}' as ful (read_only)")
+    marts = _relations(con, "ful", "marts")
+    assert marts == _relations(con, "inc", "marts") and len(marts) > 15
+    compared = [f"marts.{t}" for t in marts] + [f"intermediate.{m}" for m in incremental if m.startswith("int_")]
+    mismatched = {name: _differences(con, f"inc.{name}", f"ful.{name}") for name in compared}
+    assert {name: n for name, n in mismatched.items() if n} == {}
+
+    # The changes reached the incremental tables: the new run is there, the deleted one is not.
+    runs = {r[0] for r in con.execute("select distinct run_id from inc.marts.fct_cpu_samples").fetchall()}
+    assert any(r.endswith("-copy") for r in runs)
+    deleted_run_id = re.search(r'^run_id\s*=\s*"([^"]+)"',
+                               (ROOT / "data" / "raw" / DELETED / "run.toml").read_text(), re.M).group(1)
+    assert deleted_run_id not in runs
