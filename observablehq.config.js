@@ -8,23 +8,30 @@ import {join, resolve} from "node:path";
 // IOPSCOPE_SITE_ROOT lets a test build a copy of src/ (with its own loader cache) elsewhere.
 const root = process.env.IOPSCOPE_SITE_ROOT || "src";
 
-// Run pages (/runs/<slug>), their data bundles and the per-mart downloads depend on what the
-// warehouse holds, which a data loader cannot tell Framework: ask src/data/_paths.py (venv
-// Python, reads the marts of $IOPSCOPE_WAREHOUSE). No warehouse yet -> no dynamic paths.
+// The per-run data bundles (data/runs/<slug>.json, read on demand by the one run page
+// /runs/run?id=<run id>) and the per-mart downloads depend on what the warehouse holds, which a
+// data loader cannot tell Framework: ask src/data/_paths.py (venv Python, reads the marts of
+// $IOPSCOPE_WAREHOUSE). No warehouse yet -> it prints []. Any failure fails the build: a
+// warning here once let a build finish without any run data (ENOBUFS at 10,000 runs).
 function warehousePaths() {
   const venv = join(process.cwd(), ".venv", "bin", "python");
   const python = process.env.IOPSCOPE_PYTHON || (existsSync(venv) ? venv : "python3");
+  const script = resolve(root, "data", "_paths.py");
+  let out;
   try {
-    const out = execFileSync(python, [resolve(root, "data", "_paths.py")], {
+    out = execFileSync(python, [script], {
       encoding: "utf-8",
-      stdio: ["ignore", "pipe", "pipe"],
-      timeout: 60000
+      stdio: ["ignore", "pipe", "inherit"],
+      timeout: 600000,
+      // The 1 MiB default overflowed at 10,000 runs (ENOBUFS); ~60 bytes per run.
+      maxBuffer: 256 * 1024 * 1024
     });
-    return JSON.parse(out);
   } catch (error) {
-    console.warn(`iopscope: no run pages or downloads (src/data/_paths.py failed: ${error.message.split("\n")[0]})`);
-    return [];
+    throw new Error(`iopscope: ${script} failed, so the build cannot know the run data and downloads to write: ${error.message.split("\n")[0]}`);
   }
+  const paths = JSON.parse(out);
+  if (!Array.isArray(paths)) throw new Error(`iopscope: ${script} printed ${typeof paths}, not a list of paths`);
+  return paths;
 }
 
 export default {

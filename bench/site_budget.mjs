@@ -1,11 +1,15 @@
 #!/usr/bin/env node
 // Site budgets, measured in real Chromium against the built site on a local server:
 //   - first chart visible: ms from navigation start until the first chart has rendered
-//     (budget 1.5 s with the default dataset)
+//     (budget 1.5 s with the default dataset; the issue's target at 10,000 runs is 2 s). Pages
+//     with charts are given 60 s to draw one; a page that draws none reports it as an error
+//     instead of a missing figure
 //   - filter interaction: ms from a control change until the chart it drives has redrawn
-//     (budget 200 ms); "all charts" is until every chart of the page has redrawn
+//     (budget 200 ms; target at 10,000 runs 300 ms); "all charts" is until every chart of the
+//     page has redrawn. The device to untick is the one with most results, so the chart must
+//     change
 //   - transferred bytes per page after load (budget 2 MB), not counting the SQL console's wasm
-// Usage: node bench/site_budget.mjs [--runs N] [--check] [--json out.json]
+// Usage: node bench/site_budget.mjs [--runs N] [--pages /,/tpcc] [--check] [--json out.json]
 //   IOPSCOPE_DIST=<dir> measures a private build (default dist/).
 // Prints a markdown table and writes JSON (default bench/out/site_budget.json). --check exits 1
 // when a budget is exceeded.
@@ -16,8 +20,11 @@ import {DIST, ROOT, launchBrowser, openPage, startServer} from "../tests/browser
 const args = process.argv.slice(2);
 const RUNS = args.includes("--runs") ? Number(args[args.indexOf("--runs") + 1]) : 3;
 const CHECK = args.includes("--check");
+// --pages /tpcc,/fio: only these pages (e.g. to alternate two builds page by page under load)
+const ONLY = args.includes("--pages") ? args[args.indexOf("--pages") + 1].split(",") : null;
 const OUT = args.includes("--json") ? args[args.indexOf("--json") + 1] : join(ROOT, "bench", "out", "site_budget.json");
 const BUDGET = {firstChartMs: 1500, interactionMs: 200, bytes: 2 * 1024 * 1024};
+const CHART_WAIT_MS = 60000;
 
 function catalog() {
   const dir = join(DIST, "_file", "data");
@@ -25,12 +32,15 @@ function catalog() {
   return JSON.parse(readFileSync(join(dir, name), "utf-8"));
 }
 
-const runPage = `/runs/${catalog().runs.find((r) => !/^published/.test(r.run_id))?.slug ?? catalog().runs[0]?.slug}`;
+const runId = catalog().runs.find((r) => !/^published/.test(r.run_id))?.run_id ?? catalog().runs[0]?.run_id;
+const runPage = `/runs/run?${new URLSearchParams([["id", runId ?? ""]])}`;
 // page, what proves it is drawn, and an interaction: [label, chart selector, action]
+// `charts`: the page draws charts in its first screen (first chart is measured and required).
 const PAGES = [
-  {path: "/", ready: ".vega-chart[data-rendered], .vega-chart[data-empty], main .note"},
-  {path: "/tpcc", ready: "#chart-throughput .vega-chart", interaction: ["untick a device", "#chart-throughput", "device"]},
-  {path: "/fio", ready: "#chart-iops .vega-chart", interaction: ["direction: read", "#chart-iops", "direction"]},
+  {path: "/", ready: ".vega-chart[data-rendered], .vega-chart[data-empty], main .note", charts: true},
+  {path: "/tpcc", ready: "#chart-throughput .vega-chart", charts: true, interaction: ["untick a device", "#chart-throughput", "device"]},
+  {path: "/fio", ready: "#chart-iops .vega-chart", charts: true, interaction: ["direction: read", "#chart-iops", "direction"]},
+  {path: "/sizing", ready: ".sizing-summaries li", interaction: ["capacity 200 TB", ".sizing-summaries", "capacity"]},
   {path: "/compare", ready: "#compare-panel, main .note", interaction: ["change device B", "#compare-table, #compare-count", "compare"]},
   {path: "/runs/", ready: "#runs-table, #runs-count", interaction: ["search", "#runs-count", "search"]},
   {path: runPage, ready: "#run-title"},
@@ -52,9 +62,16 @@ async function interact(page, kind, target) {
     const beforeStamp = stampOf();
     const t0 = performance.now();
     if (kind === "device") {
-      const box = [...document.querySelectorAll(".controls.devices input[type=checkbox]")].find((b) => b.checked);
+      // The ticked device with the most results ("label (n)"): unticking it changes the chart.
+      const count = (b) => Number(b.closest("label")?.textContent.match(/\((\d+)\)\s*$/)?.[1] ?? 0);
+      const box = [...document.querySelectorAll(".controls.devices input[type=checkbox]")].filter((b) => b.checked)
+        .sort((x, y) => count(y) - count(x))[0];
       box.checked = false;
       fire(box);
+    } else if (kind === "capacity") {
+      const input = document.querySelector('input[name="capacity_tb"]');
+      input.value = "200";
+      fire(input);
     } else if (kind === "direction") {
       const radio = [...document.querySelectorAll("main input[type=radio]")].find((r) => r.parentElement.textContent.trim() === "read");
       radio.checked = true;
@@ -117,7 +134,11 @@ async function measurePage(browser, baseUrl, spec) {
   page.on("pageerror", (e) => errors.push(e.message));
   page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
   await page.goto(new URL(spec.path, baseUrl).href, {waitUntil: "load"});
-  await page.waitForSelector(spec.ready, {timeout: 30000});
+  await page.waitForSelector(spec.ready, {timeout: CHART_WAIT_MS});
+  if (spec.charts) {
+    await page.waitForSelector(".vega-chart[data-rendered]", {timeout: CHART_WAIT_MS})
+      .catch(() => errors.push(`no chart drawn within ${CHART_WAIT_MS / 1000} s`));
+  }
   await page.waitForLoadState("networkidle");
   const firstChartMs = await page.evaluate(() => {
     const stamps = [...document.querySelectorAll(".vega-chart[data-rendered-at]")]
@@ -146,6 +167,16 @@ function wasmSize() {
   return walk(join(DIST, "_node")).reduce((a, b) => a + b, 0);
 }
 
+/** The page exists in the build (a benchmark build may leave out the per-run pages). */
+function built(path) {
+  const file = path.endsWith("/") ? `${path}index.html` : `${path === "/" ? "/index" : path}.html`;
+  try {
+    return statSync(join(DIST, file)).isFile();
+  } catch {
+    return false;
+  }
+}
+
 const median = (xs) => {
   const v = xs.filter((x) => typeof x === "number").sort((a, b) => a - b);
   return v.length ? v[Math.floor((v.length - 1) / 2)] : null;
@@ -156,8 +187,17 @@ const server = await startServer(DIST);
 const results = [];
 try {
   for (const spec of PAGES) {
+    if (ONLY && !ONLY.includes(spec.path)) continue;
     const samples = [];
-    for (let i = 0; i < RUNS; ++i) samples.push(await measurePage(browser, server.url, spec));
+    if (!built(spec.path)) {
+      results.push({page: spec.path, skipped: "not in this build"});
+      continue;
+    }
+    for (let i = 0; i < RUNS; ++i) {
+      // A page that never gets ready is a result (an error), not the end of the measurement.
+      samples.push(await measurePage(browser, server.url, spec).catch((error) => ({firstChartMs: null, bytes: null,
+        bytesAfterInteraction: null, interaction: null, errors: [error.message.split("\n")[0]]})));
+    }
     results.push({
       page: spec.path,
       firstChartMs: median(samples.map((s) => s.firstChartMs)),
@@ -184,6 +224,10 @@ const lines = [
   "|---|---:|---|---:|---:|---:|---:|"
 ];
 for (const r of results) {
+  if (r.skipped) {
+    lines.push(`| ${r.page} | — | ${r.skipped} | — | — | — | — |`);
+    continue;
+  }
   if (r.firstChartMs !== null && r.firstChartMs > BUDGET.firstChartMs) over.push(`${r.page}: first chart ${fmtMs(r.firstChartMs)} ms`);
   if (r.interactionMs !== null && r.page !== "/sql" && r.interactionMs > BUDGET.interactionMs) over.push(`${r.page}: ${r.interaction} ${fmtMs(r.interactionMs)} ms`);
   if (r.bytes > BUDGET.bytes) over.push(`${r.page}: ${fmtMB(r.bytes)} MB`);

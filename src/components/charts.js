@@ -73,8 +73,16 @@ export function lineChart({rows, title, subtitle, x, y, color = {field: "series"
   const xEnc = {field: x.field, type: x.type ?? "quantitative", title: x.title, ...(x.scale ? {scale: x.scale} : {}),
     ...(x.axis ? {axis: x.axis} : {}), ...(x.sort ? {sort: x.sort} : {})};
   const yEnc = {field: y.field, type: "quantitative", title: y.title, ...(y.scale ? {scale: y.scale} : {})};
-  const colorEnc = {field: color.field, type: "nominal", title: color.title, legend: SERIES_LEGEND,
+  // Past MAX_LEGEND_SERIES a legend is a wall of names taller than the chart (and slow to lay
+  // out): the tooltip names each series instead, and the subtitle says so.
+  const seriesCount = new Set(data.map((r) => r[color.field])).size;
+  const legendHidden = seriesCount > MAX_LEGEND_SERIES;
+  const colorEnc = {field: color.field, type: "nominal", title: color.title, legend: legendHidden ? null : SERIES_LEGEND,
     ...(color.scale ? {scale: color.scale} : {})};
+  // The note does not count the series: a spec that does not change with the rows lets a filter
+  // change update the drawn chart in place (vega.js).
+  const legendNote = legendHidden ? `over ${MAX_LEGEND_SERIES} series: no legend, point at a line for its name` : null;
+  const sub = [subtitle, legendNote].filter(Boolean).join(" · ");
   const tip = tooltip([
     [color.field, color.title],
     [x.field, x.title, x.type === "quantitative" || !x.type ? EXACT : undefined],
@@ -99,7 +107,7 @@ export function lineChart({rows, title, subtitle, x, y, color = {field: "series"
   }
   return {
     $schema: SCHEMA,
-    title: subtitle ? {text: title, subtitle} : title,
+    title: sub ? {text: title, subtitle: sub} : title,
     width: "container",
     height,
     data: {values: data},
@@ -131,6 +139,9 @@ export function barChart({rows, title, subtitle, x, y, color = {field: "series",
     }
   };
 }
+
+/** Most series a line chart lists in its legend. */
+export const MAX_LEGEND_SERIES = 40;
 
 /** Series legends go under the chart: their labels name devices and conditions and are long. */
 export const SERIES_LEGEND = {orient: "bottom", direction: "vertical", columns: 1, labelLimit: 560, symbolLimit: 60};

@@ -225,3 +225,25 @@ export function configDiff(rows, a, b) {
             section: ra?.config_section ?? rb?.config_section ?? null};
   });
 }
+
+/**
+ * The largest group of rows measured under identical conditions (every field of `fields`
+ * equal): most distinct devices first, then most distinct `spread` values (e.g. connection
+ * counts), then most rows. The home page's headline and the default view of a large
+ * warehouse's TPC-C page, so their first chart compares devices like with like. [] when none.
+ */
+export function largestComparableGroup(rows, {fields, spread, device = "device_id"}) {
+  const groups = new Map();
+  for (const r of rows) {
+    const k = conditionKey(r, fields);
+    let g = groups.get(k);
+    if (!g) groups.set(k, (g = {rows: [], devices: new Set(), spread: new Set()}));
+    g.rows.push(r);
+    if (r[device] !== null && r[device] !== undefined) g.devices.add(r[device]);
+    if (r[spread] !== null && r[spread] !== undefined) g.spread.add(r[spread]);
+  }
+  const score = (g) => g.devices.size * 1000 + g.spread.size * 10 + g.rows.length / 1000;
+  let best = null;
+  for (const g of groups.values()) if (!best || score(g) > score(best)) best = g;
+  return best ? best.rows : [];
+}

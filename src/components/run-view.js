@@ -1,4 +1,4 @@
-// Everything a run page shows, built from one run bundle (src/data/runs/[run].json.py).
+// Everything the run page shows, built from one run bundle (src/components/run-bundle.js).
 // DOM out; every data value goes in as text.
 import {decorate} from "./charts.js";
 import {TPCC_CONDITIONS, labelSeries, setupOf, FIO_CONDITIONS} from "./compare-logic.js";

@@ -1,5 +1,5 @@
-// Helpers for run pages and run lists: pure functions over a run bundle (src/data/runs/[run].json.py)
-// or over mart rows.
+// Helpers for the run page and run lists: pure functions over a run bundle (data/runs/<slug>.json,
+// from src/data/runs.zip.py; src/components/run-bundle.js loads one) or over mart rows.
 import {rowsOf} from "./data.js";
 
 /** Row objects of one table of a run bundle ([] when the run has none). */

@@ -251,10 +251,7 @@ def run_bundle(con, run_id: str, catalog: dict) -> dict:
         payload["total_rows"] = count
         payload["thinned_every"] = step
         bundle["tables"][name] = payload
-        for column, values in payload["data"].items():
-            if isinstance(values, dict):
-                values = values["dict"]
-            seen_values.setdefault(column, set()).update(v for v in values if isinstance(v, str))
+        _note_strings(seen_values, payload)
     for name, (key, sources) in DIM_KEYS.items():
         if name in bundle["tables"] or not has_column(catalog, name, key):
             continue
@@ -268,13 +265,29 @@ def run_bundle(con, run_id: str, catalog: dict) -> dict:
     return bundle
 
 
+def _note_strings(seen_values: dict[str, set], payload: dict) -> None:
+    """Add the text values of each column of a payload to ``seen_values[column]`` (they pick the
+    dimension rows a run bundle carries)."""
+    for column, values in payload["data"].items():
+        if isinstance(values, dict):
+            values = values["dict"]
+        seen_values.setdefault(column, set()).update(v for v in values if isinstance(v, str))
+
+
 def write_site_database(out: Path) -> None:
+    """Write the marts as TABLES into a new DuckDB file (see ``_write_site_database``)."""
+    _write_site_database(out)
+
+
+def _write_site_database(out: Path, max_rows: int | None = None) -> list[dict]:
     """Write the marts as TABLES into a new DuckDB file readable by DuckDB 1.0+ and DuckDB-WASM.
 
     Only the marts: the dbt warehouse also holds staging views over read_parquet of local lake
     paths, which cannot work anywhere but the build machine. STORAGE_VERSION v1.0.0 so
     DuckDB-WASM (DuckDB 1.4) and older CLIs open it. Table and column comments (dbt
-    persist_docs) are copied, so the browser can describe every column.
+    persist_docs) are copied, so the browser can describe every column. With ``max_rows``, a
+    mart of more rows is created empty (same columns) and its comment says so; returns those
+    marts as [{"name", "rows"}].
     """
     import duckdb
 
@@ -292,11 +305,23 @@ def write_site_database(out: Path) -> None:
         con.execute("create schema site.marts")
         if catalog:
             con.execute(f"attach {literal(warehouse_path())} as wh (read_only)")
+        left_out = []
         for name, info in catalog.items():
             q = quote_ident(name)
-            con.execute(f"create table site.marts.{q} as select * from wh.marts.{q}")
-            if info["comment"]:
-                con.execute(f"comment on table site.marts.{q} is {literal(info['comment'])}")
+            comment = info["comment"]
+            rows = None
+            if max_rows is not None:
+                (rows,) = con.execute(f"select count(*) from wh.marts.{q}").fetchone()
+            if rows is not None and rows > max_rows:
+                con.execute(f"create table site.marts.{q} as select * from wh.marts.{q} limit 0")
+                left_out.append({"name": name, "rows": rows})
+                comment = (f"Left out of the site database: {rows} rows (more than {max_rows}). Download "
+                           f"{name}.parquet from the Data page or query the full warehouse with iopscope sql. "
+                           + (comment or ""))
+            else:
+                con.execute(f"create table site.marts.{q} as select * from wh.marts.{q}")
+            if comment:
+                con.execute(f"comment on table site.marts.{q} is {literal(comment)}")
             for column in info["columns"]:
                 if column["comment"]:
                     con.execute(f"comment on column site.marts.{q}.{quote_ident(column['name'])} "
@@ -304,3 +329,240 @@ def write_site_database(out: Path) -> None:
         con.execute("detach site")
     finally:
         con.close()
+    return left_out
+
+
+def query_payload(con, name: str, sql: str, params: list | None = None) -> dict:
+    """The rows of any SELECT as column-oriented JSON, in the shape of ``table_payload`` (string
+    columns dictionary-encoded where they repeat). For page aggregates: a page ships only the
+    columns and rows it draws, not whole marts."""
+    cur = con.execute(sql, params or [])
+    names = [d[0] for d in cur.description]
+    types = [str(d[1]) for d in cur.description]
+    rows = cur.fetchall()
+    data = {n: encode_column([clean(row[i]) for row in rows]) for i, n in enumerate(names)}
+    return {"name": name, "exists": True, "rows": len(rows),
+            "columns": [{"name": n, "type": t} for n, t in zip(names, types)], "data": data}
+
+
+def missing_payload(name: str) -> dict:
+    """What a page gets for data whose mart is not built: no rows, and it says so."""
+    return {"name": name, "exists": False, "rows": 0, "columns": [], "data": {}}
+
+
+def write_zip_stream(members) -> None:
+    """Write a zip archive of (name, bytes or Path) pairs straight to stdout, one member at a time.
+
+    Unlike ``write_zip_to_stdout`` the archive is never held in memory as a whole, and a Path
+    member is copied in 1 MiB chunks (zipfile writes data descriptors when stdout is a pipe), so
+    a multi-GB CSV costs disk, not memory."""
+    import shutil
+    import zipfile
+
+    with zipfile.ZipFile(sys.stdout.buffer, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=1,
+                         allowZip64=True) as archive:
+        for name, data in members:
+            info = zipfile.ZipInfo(name, date_time=(2000, 1, 1, 0, 0, 0))  # stable bytes
+            info.compress_type = zipfile.ZIP_DEFLATED
+            if isinstance(data, Path):
+                with data.open("rb") as source, archive.open(info, "w", force_zip64=True) as target:
+                    shutil.copyfileobj(source, target, 1 << 20)
+            else:
+                archive.writestr(info, data)
+    sys.stdout.flush()
+
+
+def mart_file_path(con, name: str, fmt: str, folder: Path) -> Path:
+    """One mart written as CSV (header row, UTF-8) or Parquet (zstd) into ``folder``, through
+    DuckDB COPY; like ``mart_file`` but the bytes stay on disk."""
+    options = "(FORMAT csv, HEADER true)" if fmt == "csv" else "(FORMAT parquet, COMPRESSION zstd)"
+    out = Path(folder) / f"{name}.{fmt}"
+    literal = "'" + str(out).replace("'", "''") + "'"
+    con.execute(f"copy (select * from {MARTS_SCHEMA}.{quote_ident(name)}) to {literal} {options}")
+    return out
+
+
+# Rows of the marts read per batch of runs by ``run_bundles``: bounds the loader's memory
+# whatever the number of runs (a batch holds a few hundred runs' rows at most).
+RUN_BATCH_ROWS = 200_000
+
+
+def run_bundles(con, catalog: dict, ids: list[str] | None = None):
+    """Yield ``(run_id, bundle)`` for every run, each bundle equal to ``run_bundle(con, run_id,
+    catalog)``, at a cost that does not grow with runs x marts queries.
+
+    ``run_bundle`` asks every mart about one run (two queries per mart and run: 380,000 at 10,000
+    runs, each scanning millions of sample rows). Here each mart is read once per *batch* of runs
+    (``run_id in (...)``, batches of about ``RUN_BATCH_ROWS`` rows), the small dimension marts once
+    in all, and only one batch is in memory at a time. A run with more rows than
+    ``RUN_ROW_LIMIT`` in some mart (thinned for the browser) goes through ``run_bundle`` itself.
+    """
+    ids = run_ids(con, catalog) if ids is None else list(ids)
+    fact_marts = [name for name in catalog if has_column(catalog, name, "run_id")]
+    counts: dict[str, dict[str, int]] = {}
+    for name in fact_marts:
+        table = f"{MARTS_SCHEMA}.{quote_ident(name)}"
+        counts[name] = {str(rid): n for rid, n in con.execute(
+            f"select run_id, count(*) from {table} where run_id is not null group by run_id").fetchall()}
+    dims = {name: _all_rows(con, name, catalog) for name, (key, _) in DIM_KEYS.items()
+            if has_column(catalog, name, key)}
+
+    def rows_of(rid: str) -> int:
+        return sum(c.get(rid, 0) for c in counts.values())
+
+    batch: list[str] = []
+    batch_rows = 0
+    for rid in ids + [None]:
+        if rid is not None:
+            if any(c.get(rid, 0) > RUN_ROW_LIMIT for c in counts.values()):
+                yield rid, run_bundle(con, rid, catalog)  # thinned: keep run_bundle's exact rule
+                continue
+            batch.append(rid)
+            batch_rows += rows_of(rid)
+            if batch_rows < RUN_BATCH_ROWS and len(batch) < 1000:
+                continue
+        if batch:
+            yield from _batch_bundles(con, catalog, batch, fact_marts, counts, dims)
+        batch, batch_rows = [], 0
+
+
+def _all_rows(con, name: str, catalog: dict) -> tuple[list[str], list[tuple]]:
+    cur = con.execute(f"select * from {MARTS_SCHEMA}.{quote_ident(name)}")
+    return [d[0] for d in cur.description], cur.fetchall()
+
+
+def _rows_payload(name: str, catalog: dict, names: list[str], rows: list) -> dict:
+    """What ``table_payload`` returns for these rows (already selected, in table order)."""
+    return {
+        "name": name,
+        "exists": True,
+        "rows": len(rows),
+        "columns": [{"name": c["name"], "type": c["type"]} for c in catalog[name]["columns"]],
+        "data": {n: encode_column(_clean_column(values)) for n, values in zip(names, zip(*rows))},
+    }
+
+
+_PLAIN = frozenset((type(None), bool, int, str))
+
+
+def _clean_column(values) -> list:
+    """``[clean(v) for v in values]``, without a Python call per value for the common columns
+    (text, integers, booleans, finite floats): the run bundles hold tens of millions of values."""
+    kinds = set(map(type, values))
+    if kinds <= _PLAIN:
+        return list(values)
+    if kinds <= _PLAIN | {float}:
+        isfinite = math.isfinite
+        return [v if type(v) is not float or isfinite(v) else None for v in values]
+    return [clean(v) for v in values]
+
+
+def _batch_bundles(con, catalog, batch, fact_marts, counts, dims):
+    per_run: dict[str, dict[str, list]] = {rid: {} for rid in batch}
+    names_of: dict[str, list[str]] = {}
+    marks = ", ".join("?" for _ in batch)
+    for name in fact_marts:
+        wanted = [rid for rid in batch if counts[name].get(rid)]
+        if not wanted:
+            continue
+        cur = con.execute(f"select * from {MARTS_SCHEMA}.{quote_ident(name)} where run_id in ({marks})", batch)
+        names_of[name] = [d[0] for d in cur.description]
+        at = names_of[name].index("run_id")
+        for row in cur.fetchall():
+            per_run[str(row[at])].setdefault(name, []).append(row)
+    for rid in batch:
+        bundle = {"slug": run_slug(rid), "run_id": rid, "tables": {}}
+        seen_values: dict[str, set] = {}
+        for name in fact_marts:
+            rows = per_run[rid].get(name)
+            if not rows:
+                continue
+            payload = _rows_payload(name, catalog, names_of[name], rows)
+            payload["total_rows"] = len(rows)
+            payload["thinned_every"] = 1
+            bundle["tables"][name] = payload
+            _note_strings(seen_values, payload)
+        for name, (key, sources) in DIM_KEYS.items():
+            if name in bundle["tables"] or name not in dims:
+                continue
+            wanted = set().union(*(seen_values.get(s, set()) for s in sources))
+            if not wanted:
+                continue
+            names, all_rows = dims[name]
+            at = names.index(key)
+            # run_bundle's `key in (?, ...)` compares as text: ids of any type match their string form
+            rows = [row for row in all_rows if row[at] is not None and str(row[at]) in wanted]
+            if rows:
+                bundle["tables"][name] = _rows_payload(name, catalog, names, rows)
+        del per_run[rid]
+        yield rid, bundle
+
+
+def archive_cache_dir(loader_file: str) -> Path:
+    """Where Framework 1.13 caches the members of the archive a loader writes: for
+    ``<root>/data/runs.zip.py`` it serves member ``x.json`` as ``/data/runs/x.json`` and keeps it
+    in ``<root>/.observablehq/cache/data/runs/x.json``. Every loader lives in ``<root>/data/``."""
+    loader = Path(loader_file).resolve()
+    root = loader.parents[1]
+    archive = loader.name.split(".", 1)[0]
+    return root / ".observablehq" / "cache" / loader.parent.relative_to(root) / archive
+
+
+def write_zip_stream_cached(members, loader_file: str) -> None:
+    """``write_zip_stream``, and each member also written (atomically) where Framework caches it.
+
+    Framework 1.13 inflates an archive member by reading the whole archive again (JSZip): a
+    build copying N members of an archive of size S reads N x S bytes (an hour for 1,000 run
+    bundles; impossible past 2 GiB). A member already in the cache and newer than the loader is
+    "fresh" and only copied: measured 19 s for 1,000 members of 400 KB, 58 s for 10,000 of 40 KB
+    (docs/site.md). The archive stays complete, so a member missing from the cache is still
+    inflated from it. The cache is cleared before each `iopscope build` of the site
+    (pipeline.build_site), so members never outlive the warehouse they came from."""
+    import shutil
+
+    cache = archive_cache_dir(loader_file)
+
+    def cached():
+        cache.mkdir(parents=True, exist_ok=True)
+        for name, data in members:
+            target = cache / name
+            target.parent.mkdir(parents=True, exist_ok=True)
+            temp = target.with_name(f".{target.name}.{os.getpid()}")
+            if isinstance(data, Path):
+                try:
+                    os.link(data, temp)
+                except OSError:
+                    shutil.copyfile(data, temp)
+            else:
+                temp.write_bytes(data)
+            os.replace(temp, target)  # never a half-written "fresh" member
+            yield name, data
+
+    write_zip_stream(cached())
+
+
+# Above this many rows a mart is offered as Parquet only: the sample marts' CSVs run at 350-600
+# bytes a row (86-156 MB each at 1,000 runs, gigabytes at 10,000) and Parquet holds the same rows
+# in a tenth. Every per-run and per-result mart stays below it up to ~10,000 runs.
+CSV_MAX_ROWS = 100_000
+
+
+def download_formats(con, name: str) -> tuple[str, ...]:
+    """The download formats the site offers for one mart: ("csv", "parquet"), or ("parquet",)
+    above ``CSV_MAX_ROWS`` rows (the CLI exports any mart in full: see docs/site.md)."""
+    (rows,) = con.execute(f"select count(*) from {MARTS_SCHEMA}.{quote_ident(name)}").fetchone()
+    return ("parquet",) if rows > CSV_MAX_ROWS else ("csv", "parquet")
+
+
+# The SQL console loads the site database into the browser's memory (DuckDB-WASM): marts above
+# this many rows are left out of it (kept as empty tables whose comment says so): the per-sample
+# marts, which were 98% of it (35 MB gzipped at 1,000 runs with only the CPU samples left out).
+# Downloads, run bundles and the CLI have every row.
+SITE_DB_MAX_ROWS = 100_000
+
+
+def write_site_database_for_browser(out: Path, max_rows: int = SITE_DB_MAX_ROWS) -> list[dict]:
+    """``write_site_database`` with every mart of more than ``max_rows`` rows left empty (same
+    columns; its table comment starts "Left out of the site database"), so the file stays small
+    enough for DuckDB-WASM. Returns the marts left out: [{"name", "rows"}]."""
+    return _write_site_database(out, max_rows)

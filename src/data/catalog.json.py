@@ -1,6 +1,7 @@
 # Data loader: what the warehouse holds. Every mart with its description, columns (type and
 # description from dbt's persisted docs) and row count, plus the run index (id -> page slug)
-# and the known marts that are not built yet.
+# and the known marts that are not built yet. `downloads`: the formats data/marts/ serves per mart
+# (_sitedata.download_formats, the same rule as src/data/_paths.py).
 import os
 import sys
 
@@ -12,7 +13,8 @@ catalog = sd.marts(con)
 tables = []
 for name, info in catalog.items():
     (count,) = con.execute(f"select count(*) from {sd.MARTS_SCHEMA}.{sd.quote_ident(name)}").fetchone()
-    tables.append({"name": name, "comment": info["comment"], "rows": count, "columns": info["columns"]})
+    tables.append({"name": name, "comment": info["comment"], "rows": count, "columns": info["columns"],
+                   "downloads": list(sd.download_formats(con, name))})
 kinds = {}
 if con is not None and sd.has_column(catalog, "dim_runs", "source_kind"):
     kinds = dict(con.execute("select run_id, source_kind from marts.dim_runs").fetchall())
@@ -24,4 +26,9 @@ sd.write_json({
     "tables": tables,
     "missing": [name for name in sd.KNOWN_MARTS if name not in catalog],
     "runs": runs,
+    # Marts the SQL console's database (data/warehouse.duckdb[.gz]) holds empty: too many rows
+    # for the browser (_sitedata.write_site_database_for_browser uses the same rule).
+    "site_database_max_rows": sd.SITE_DB_MAX_ROWS,
+    "csv_max_rows": sd.CSV_MAX_ROWS,  # larger marts are downloadable as Parquet only
+    "site_database_left_out": [t["name"] for t in tables if t["rows"] > sd.SITE_DB_MAX_ROWS],
 })

@@ -1,32 +1,52 @@
-# Data loader: every mart, as files the site serves under data/marts/ (Framework extracts zip
+# Data loader: the marts as files the site serves under data/marts/ (Framework extracts zip
 # members on demand: data/marts.zip member x.json is data/marts/x.json):
-#   <mart>.json     column-oriented JSON for the pages ({"exists", "columns", "data": {col: [...]}});
-#                   every mart the site knows gets one, {"exists": false} while it is not built,
-#                   so pages explain the gap instead of failing the build
-#   <mart>.csv      CSV download (header row, UTF-8)        } only for marts that exist;
+#   <mart>.json     column-oriented JSON ({"exists", "columns", "data": {col: [...]}}), only for the
+#                   marts a page reads whole (PAGE_MARTS: dimensions and per-result marts, whose
+#                   size follows the number of results, not of samples). The per-sample marts
+#                   (intervals, histograms, log, iostat and CPU samples) get none: the overview
+#                   pages read aggregates (src/data/pages.zip.py) and a run's samples come from its
+#                   bundle (data/runs/). A page mart not built yet gets {"exists": false}, so pages
+#                   explain the gap instead of failing the build
+#   <mart>.csv      CSV download (header row, UTF-8)        } every mart that exists (CSV only up
+#                                                            } to sd.CSV_MAX_ROWS rows);
 #   <mart>.parquet  Parquet download (zstd)                 } listed in dynamicPaths
+# Members are streamed: a CSV is written by DuckDB to a temporary file and copied into the
+# archive in chunks, so memory does not grow with the largest mart.
 import os
 import sys
+import tempfile
+from pathlib import Path
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import _sitedata as sd  # noqa: E402
+
+# The marts some page reads as data/marts/<mart>.json (grep FileAttachment in src/).
+PAGE_MARTS = (
+    "dim_runs", "dim_devices", "dim_hosts", "dim_db_configs", "dim_load_profiles",
+    "fct_tpcc_results", "fct_published_io_results", "fct_device_capabilities", "fct_tpcc_sweep_knees",
+)
 
 con = sd.connect()
 catalog = sd.marts(con)
 
 
-def members():
-    for name in sorted(set(sd.KNOWN_MARTS) | set(catalog)):
+def members(folder: Path):
+    for name in sorted(set(PAGE_MARTS) | set(catalog)):
+        if name in PAGE_MARTS:
+            payload = sd.table_payload(con, name, catalog=catalog) if name in catalog else sd.missing_payload(name)
+            yield f"{name}.json", sd.json_bytes(payload)
         if name in catalog:
-            yield f"{name}.json", sd.json_bytes(sd.table_payload(con, name, catalog=catalog))
-            yield f"{name}.csv", sd.mart_file(con, name, "csv")
-            yield f"{name}.parquet", sd.mart_file(con, name, "parquet")
-        else:
-            yield f"{name}.json", sd.json_bytes({"name": name, "exists": False, "rows": 0, "columns": [], "data": {}})
+            for fmt in sd.download_formats(con, name):  # huge marts: Parquet only
+                path = sd.mart_file_path(con, name, fmt, folder)
+                yield f"{name}.{fmt}", path
+                path.unlink()  # the archive holds it now
 
 
 try:
-    sd.write_zip_to_stdout(members())
+    with tempfile.TemporaryDirectory(prefix="iopscope-site-") as tmp:
+        # each member also goes straight into Framework's cache: it would otherwise re-read the
+        # whole archive for every member it copies (see write_zip_stream_cached)
+        sd.write_zip_stream_cached(members(Path(tmp)), __file__)
 finally:
     if con is not None:
         con.close()

@@ -1,5 +1,6 @@
 # Data loader: warehouse.duckdb gzipped, for the SQL console. DuckDB files are mostly empty
 # blocks: ~4 MB compress to ~0.1 MB, and the browser inflates them with DecompressionStream.
+# Same content as warehouse.duckdb (big per-sample marts left empty, so DuckDB-WASM can hold it).
 import gzip
 import os
 import sys
@@ -11,7 +12,7 @@ import _sitedata as sd  # noqa: E402
 
 with tempfile.TemporaryDirectory(prefix="iopscope-site-") as tmp:
     out = Path(tmp) / "iopscope.duckdb"
-    sd.write_site_database(out)
+    sd.write_site_database_for_browser(out)
     # mtime=0: the same warehouse gives the same bytes (stable hashed file names).
     sys.stdout.buffer.write(gzip.compress(out.read_bytes(), compresslevel=9, mtime=0))
     sys.stdout.flush()

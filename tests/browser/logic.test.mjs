@@ -178,3 +178,41 @@ describe("URL state", () => {
     delete globalThis.history;
   });
 });
+
+describe("large-warehouse defaults and page aggregates", () => {
+  test("largestComparableGroup picks the group with most devices, then most load levels", async () => {
+    const {largestComparableGroup} = await import("../../src/components/compare-logic.js");
+    const row = (setup, device_id, connections) => ({setup, device_id, connections, warehouses: 100});
+    const rows = [
+      row("host: a", "d1", 1), row("host: a", "d1", 2), row("host: a", "d1", 4), row("host: a", "d1", 8),
+      row("host: b", "d1", 1), row("host: b", "d2", 1), row("host: b", "d2", 2),
+      row("host: c", "d3", 1), row("host: c", "d4", 1)
+    ];
+    const fields = ["setup", "warehouses"];
+    // b and c both have two devices; b has two load levels, c one.
+    assert.deepEqual(largestComparableGroup(rows, {fields, spread: "connections"}).map((r) => r.setup), ["host: b", "host: b", "host: b"]);
+    assert.deepEqual(largestComparableGroup([], {fields, spread: "connections"}), []);
+  });
+
+  test("countBy counts in one pass; seriesForSelection keeps the selected results' series", async () => {
+    const {countBy, seriesForSelection} = await import("../../src/components/tpcc-data.js");
+    assert.deepEqual([...countBy([{d: "a"}, {d: "b"}, {d: "a"}], "d")], [["a", 2], ["b", 1]]);
+    const series = [{tpcc_series_id: "s1", run_id: "r1"}, {tpcc_series_id: "s2", run_id: "r2"}, {tpcc_series_id: "s3", run_id: "r3"}];
+    const picked = seriesForSelection(series, [{tpcc_series_id: "s2", run_id: "r2"}, {tpcc_series_id: null, run_id: "r3"}]);
+    assert.deepEqual(picked.map((s) => s.tpcc_series_id), ["s2", "s3"]);
+    assert.deepEqual(seriesForSelection(series, []), []);
+  });
+
+  test("a line chart hides its legend past MAX_LEGEND_SERIES series and says so", async () => {
+    const {lineChart, MAX_LEGEND_SERIES} = await import("../../src/components/charts.js");
+    const rows = (n) => Array.from({length: n}, (_, i) => ({x: 1, y: i, series: `s${i}`}));
+    const spec = (n) => lineChart({rows: rows(n), title: "t", x: {field: "x", title: "x"}, y: {field: "y", title: "y"}});
+    const legendOf = (s) => s.layer[0].encoding.color.legend;
+    assert.ok(legendOf(spec(MAX_LEGEND_SERIES)));
+    assert.equal(typeof spec(MAX_LEGEND_SERIES).title, "string");
+    assert.equal(legendOf(spec(MAX_LEGEND_SERIES + 1)), null);
+    assert.match(spec(MAX_LEGEND_SERIES + 1).title.subtitle, new RegExp(`^over ${MAX_LEGEND_SERIES} series: no legend`));
+    // Specs past the limit differ only in their rows, so a filter change can update them in place.
+    assert.deepEqual({...spec(MAX_LEGEND_SERIES + 1), data: null}, {...spec(MAX_LEGEND_SERIES + 5), data: null});
+  });
+});

@@ -19,9 +19,10 @@ const READY = {
   "/configs": "#config-list, main .note",
   "/sql": "#sql-output .note",
   "/downloads": "#mart-index",
-  "/runs/": "#runs-table, #runs-count"
+  "/runs/": "#runs-table, #runs-count",
+  "/runs/run": "#run-title"
 };
-const readyFor = (path) => READY[path] ?? (path.startsWith("/runs/") ? "#run-title" : null);
+const readyFor = (path) => READY[path.split("?")[0]] ?? null;
 
 function builtPages() {
   const pages = [];
@@ -91,30 +92,34 @@ async function scrollUntilDrawn(page, slot, timeout = 10000) {
 const controlState = (page) => page.evaluate(() => [...document.querySelectorAll("main input, main select, main textarea")]
   .map((e) => (e.type === "checkbox" || e.type === "radio" ? e.checked : e.value)));
 
+/** The one run page showing a run (its id in the address). */
+const runPage = (runId) => `/runs/run?${new URLSearchParams([["id", runId]])}`;
+
 /**
- * Every page, except that run pages (one per run, built from one template) are sampled: the
- * first run page of each source kind, so the suite stays fast with many runs.
+ * Every built page, plus the run page showing the first run of each source kind (one page
+ * serves every run, so the suite stays fast with many runs).
  */
 function pagesToCheck() {
-  const pages = builtPages();
-  const runPages = pages.filter((p) => /^\/runs\/[^/]+$/.test(p));
-  const kindOf = new Map(catalog().runs.map((r) => [`/runs/${r.slug}`, r.source_kind ?? (/published/.test(r.run_id) ? "published" : "measured")]));
   const sampled = new Map();
-  for (const p of runPages) if (!sampled.has(kindOf.get(p))) sampled.set(kindOf.get(p), p);
-  return pages.filter((p) => !runPages.includes(p) || [...sampled.values()].includes(p));
+  for (const r of catalog().runs) {
+    const kind = r.source_kind ?? (/published/.test(r.run_id) ? "published" : "measured");
+    if (!sampled.has(kind)) sampled.set(kind, runPage(r.run_id));
+  }
+  return [...builtPages(), ...sampled.values()];
 }
 
 describe("every built page", () => {
   const pages = pagesToCheck();
   test("the site has its pages", () => {
-    for (const p of ["/", "/tpcc", "/fio", "/compare", "/configs", "/sql", "/downloads", "/runs/"]) assert.ok(pages.includes(p), `${p} missing: ${pages}`);
+    for (const p of ["/", "/tpcc", "/fio", "/compare", "/configs", "/sql", "/downloads", "/runs/", "/runs/run"]) assert.ok(pages.includes(p), `${p} missing: ${pages}`);
+    assert.ok(!pages.some((p) => /^\/runs\/(?!run$)[^/?]+$/.test(p)), "no page per run any more");
   });
   for (const path of pages) {
     test(`${path} loads cleanly`, async () => {
       await onPage(path, readyFor(path), async (page) => {
         // Nothing drawn is ever blank: every chart slot ends up holding a chart or an explanation.
         await drawAllCharts(page);
-        await screenshot(page, path === "/" ? "index" : path.slice(1).replace(/\/$/, "_index").replaceAll("/", "_"));
+        await screenshot(page, path === "/" ? "index" : path.slice(1).replace(/\/$/, "_index").replace(/[/?=&%]/g, "_"));
       });
     });
   }
@@ -184,6 +189,68 @@ describe("TPC-C page", () => {
         }, `#${id}`, {timeout: 10000, polling: 100});
       }
       assert.ok(await page.locator("#chart-quotients g.mark-rect path, #chart-quotients .chart-empty").count() > 0);
+    });
+  });
+});
+
+/**
+ * Which runs' detail the page has fetched so far: every run of the catalog whose page slug names
+ * a resource the page loaded (Resource Timing sees requests made before a listener could).
+ */
+function fetchedRuns(page) {
+  return page.evaluate((runs) => {
+    const names = performance.getEntriesByType("resource").map((e) => decodeURIComponent(new URL(e.name).pathname));
+    return runs.filter((r) => names.some((n) => n.endsWith(`/${r.slug}`) || n.includes(`/${r.slug}.`) || n.includes(`/${r.slug}/`)))
+      .map((r) => r.run_id).sort();
+  }, catalog().runs);
+}
+
+describe("TPC-C page: detail on demand", () => {
+  test("no series ticked loads no run; ticking one series loads exactly its run", async (t) => {
+    if (!catalog().tables.some((m) => m.name === "fct_tpcc_intervals" && m.rows > 0)) return t.skip("no TPC-C intervals in this warehouse");
+    await onPage("/tpcc?iv=", READY["/tpcc"], async (page) => {
+      await page.waitForSelector("#chart-intervals .chart-empty");
+      assert.deepEqual(await fetchedRuns(page), [], "nothing is fetched for a chart with no series");
+      const box = page.locator("#interval-controls input[type=checkbox]").first();
+      await box.check();
+      await page.waitForFunction(() => Boolean(document.querySelector("#chart-intervals")?.dataset.runs));
+      const runs = (await page.locator("#chart-intervals").getAttribute("data-runs")).split(" ");
+      assert.equal(runs.length, 1, "one series belongs to one run");
+      await scrollUntilDrawn(page, "#chart-intervals");
+      assert.deepEqual(await fetchedRuns(page), runs, "exactly the ticked series' run was fetched");
+      assert.ok(await page.locator("#chart-intervals g.mark-line path").count() > 0, "its curve is drawn");
+    });
+  });
+
+  test("the default view fetches only the runs of the series it draws", async (t) => {
+    if (!catalog().tables.some((m) => m.name === "fct_tpcc_intervals" && m.rows > 0)) return t.skip("no TPC-C intervals in this warehouse");
+    await onPage("/tpcc", READY["/tpcc"], async (page) => {
+      await scrollUntilDrawn(page, "#chart-intervals");
+      const drawn = (await page.locator("#chart-intervals").getAttribute("data-runs")).split(" ").filter(Boolean).sort();
+      assert.ok(drawn.length > 0, "the default view draws some series");
+      assert.deepEqual(await fetchedRuns(page), drawn);
+    });
+  });
+});
+
+describe("fio page: detail on demand", () => {
+  test("choosing another run loads that run's detail and no other", async (t) => {
+    await onPage("/fio", READY["/fio"], async (page) => {
+      const select = page.locator("form", {hasText: "Run"}).locator("select");
+      if (await select.count() === 0) return t.skip("no measured fio run");
+      const options = await select.locator("option").allInnerTexts();
+      if (options.length < 2) return t.skip("only one fio run");
+      await page.waitForSelector("#chart-histogram .vega-chart, #chart-histogram .chart-empty");
+      const first = await select.locator("option:checked").innerText();
+      assert.deepEqual(await fetchedRuns(page), [first], "only the default run's detail at load");
+      const other = options.find((o) => o !== first);
+      await select.selectOption({label: other});
+      await page.waitForFunction((run) => {
+        const slot = document.querySelector("#chart-histogram");
+        slot?.scrollIntoView({block: "center"});
+        return Boolean(slot?.textContent.includes(run));
+      }, other, {timeout: 15000, polling: 100});
+      assert.deepEqual(await fetchedRuns(page), [first, other].sort());
     });
   });
 });
@@ -259,7 +326,9 @@ describe("compare page", () => {
 
 describe("SQL page", () => {
   test("the console returns rows for a query, offers CSV, and keeps the query in the link", async () => {
-    const mart = catalog().tables.find((m) => m.rows > 0);
+    // A mart the console's database holds (the biggest are left empty in a large warehouse).
+    const leftOut = new Set(catalog().site_database_left_out ?? []);
+    const mart = catalog().tables.find((m) => m.rows > 0 && !leftOut.has(m.name));
     assert.ok(mart, "some mart has rows");
     const sql = `SELECT count(*) AS n FROM marts.${mart.name}`;
     let url;
@@ -325,13 +394,67 @@ describe("runs", () => {
 
   test("a run page links to the compare page preloaded with the run", async () => {
     const run = catalog().runs[0];
-    await onPage(`/runs/${run.slug}`, "#run-title", async (page) => {
+    await onPage(runPage(run.run_id), "#run-title", async (page) => {
       assert.equal(await page.locator("#run-title").innerText(), `Run ${run.run_id}`);
       await page.locator("#compare-link").click();
       await page.waitForSelector("main .note, #compare-panel");
       assert.equal(new URL(page.url()).searchParams.get("run"), run.run_id);
       const a = await page.locator("form", {hasText: "Baseline (A)"}).locator("select option:checked").innerText();
       assert.ok(a.startsWith(run.run_id), `baseline is ${a}`);
+    });
+  });
+});
+
+// The one run page (/runs/run?id=<run id>): the run is in the address, its data is fetched on
+// demand from data/runs/<slug>.json.
+describe("run page", () => {
+  test("opens from the runs list, with the run in the address", async () => {
+    const runs = catalog().runs;
+    await onPage(`/runs/?q=${encodeURIComponent(runs[0].run_id)}`, "#runs-table", async (page) => {
+      const link = page.locator("#runs-table tbody tr a").first();
+      const id = await link.innerText();
+      await link.click();
+      await page.waitForSelector("#run-title");
+      assert.equal(new URL(page.url()).pathname.replace(/\.html$/, ""), "/runs/run");
+      assert.equal(new URL(page.url()).searchParams.get("id"), id);
+      assert.equal(await page.locator("#run-title").innerText(), `Run ${id}`);
+    });
+  });
+
+  test("shows the run's charts, fetching only that run's data", async (t) => {
+    // A run whose bundle (as built) holds TPC-C or fio results: those sections always draw.
+    const bundleOf = (r) => JSON.parse(readFileSync(join(DIST, "data", "runs", `${r.slug}.json`), "utf-8"));
+    const dim = catalog().runs.find((r) => ["fct_tpcc_results", "fct_fio_results"].some((m) => bundleOf(r).tables[m]?.rows > 0));
+    if (!dim) return t.skip("no run with TPC-C or fio results");
+    const fetched = [];
+    await onPage(runPage(dim.run_id), "#run-title", async (page) => {
+      page.on("request", (req) => { if (/\/data\/runs\//.test(req.url())) fetched.push(req.url()); });
+      await page.waitForSelector("#run-tpcc, #run-fio");
+      await drawAllCharts(page); // charts draw when scrolled near
+      assert.ok(await page.locator("#run-tpcc .vega-chart[data-rendered], #run-fio .vega-chart[data-rendered]").count() > 0, "a results chart is drawn");
+      assert.equal(await page.locator("#run-manifest dl, #run-manifest .note").count() > 0, true);
+      // Reopening the same address (a copied link) shows the same run.
+      await page.reload();
+      await page.waitForSelector("#run-title");
+      assert.equal(await page.locator("#run-title").innerText(), `Run ${dim.run_id}`);
+      assert.ok(fetched.length >= 1 && fetched.every((u) => u.endsWith(`/data/runs/${encodeURIComponent(dim.slug)}.json`)), `fetched ${fetched}`);
+    });
+  });
+
+  test("an id that is not a run says so (no failed request, no error)", async () => {
+    await onPage(runPage("no-such-run <b>x</b>"), "#run-missing", async (page) => {
+      assert.equal(await page.locator("#run-title").innerText(), "Run not found");
+      assert.match(await page.locator("#run-missing").innerText(), /no run “no-such-run <b>x<\/b>”/);
+      assert.equal(await page.locator("#run-missing b").count(), 0, "the id is shown as text");
+      assert.equal(await page.locator("#runs-link").count(), 1);
+    });
+  });
+
+  test("without an id it points to the runs list", async () => {
+    await onPage("/runs/run", "#run-title", async (page) => {
+      assert.match(await page.locator("main").innerText(), /No run chosen/);
+      await page.locator("#runs-link").click();
+      await page.waitForSelector("#runs-count");
     });
   });
 });
@@ -346,6 +469,10 @@ describe("data page", () => {
       for (const [u, status, size] of statuses) {
         assert.equal(status, 200, u);
         assert.ok(size > 0, `${u} is empty`);
+      }
+      // Every format the catalog lists for a mart has its link (big marts: Parquet only).
+      for (const t of catalog().tables) {
+        for (const f of t.downloads ?? ["csv", "parquet"]) assert.ok(links.some((u) => u.endsWith(`/data/marts/${t.name}.${f}`)), `${t.name}.${f} has no link`);
       }
       const columns = await page.locator("section.mart table.columns tbody tr").count();
       assert.ok(columns > 0, "columns are described");

@@ -1,0 +1,124 @@
+# Data loader: what the overview pages draw, sized by what they draw (data/pages/<name>.json,
+# members of this archive). The marts themselves (data/marts/) are for downloads and the run
+# pages; an overview page must open fast at 10,000 runs, so it gets:
+#   home.json          counts and date range for the holdings cards (a few hundred bytes, instead
+#                      of the whole dim_runs mart)
+#   tpcc_results.json  fct_tpcc_results, only the columns /, /tpcc, /compare and /sizing read
+#                      (one row per result: ~10,000 rows at 10,000 runs)
+#   tpcc_series.json   one row per TPC-C interval series (fct_tpcc_intervals grouped): the
+#                      /tpcc page lists series from it and loads a series' intervals on demand
+#                      from its run's bundle, instead of every interval of every run (52 MB at
+#                      1,000 runs)
+#   fio_results.json   fct_fio_results, only the columns /fio and /compare read
+#   compare_runs.json  dim_runs, only the columns /compare reads
+#   <mart>.json        the small marts pages read whole (WHOLE_MARTS: devices, hosts, configs,
+#                      profiles, published IO figures, sweep knees, device capabilities), so the
+#                      pages never depend on the download archive (data/marts.zip), whose size
+#                      follows the per-sample marts
+# Column-oriented JSON, as src/components/data.js reads it; {"exists": false} while a mart is
+# not built, so the pages explain the gap.
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import _sitedata as sd  # noqa: E402
+
+TPCC_COLUMNS = (
+    "tpcc_result_id", "tpcc_series_id", "source_kind", "is_approx", "provenance", "run_id", "study_id", "host_id",
+    "device_id", "data_device_count", "array_layout", "db_config_id", "db_server", "kit", "warehouses", "connections",
+    "buffer_pool_gib", "page_size_kib", "result_status", "new_order_tpm", "p95_new_order_ms", "max_new_order_ms",
+    "cpu_user_sys_pct", "cpu_iowait_pct", "cpu_cycles_per_new_order", "data_read_iops", "data_write_iops",
+    "log_write_iops", "io_per_new_order", "device_cost_usd_per_tpmc",
+)
+FIO_COLUMNS = (
+    "fio_result_id", "run_id", "source_kind", "run_kind", "is_synthetic", "is_approx", "provenance", "host_id",
+    "device_id", "device", "array_layout", "source_path", "fio_version", "started_at", "job_name", "group_id",
+    "hostname", "is_aggregate", "rw", "read_pct", "direction", "block_size", "profile_id", "standard_profile_id",
+    "ioengine", "iodepth", "numjobs", "outstanding_ios", "measurement_area", "iops", "bw_mib_per_s", "lat_mean_us",
+    "clat_mean_us", "clat_max_us", "clat_p50_us", "clat_p99_us", "clat_p99_9_us",
+)
+COMPARE_RUN_COLUMNS = (
+    "run_id", "source_kind", "is_synthetic", "study_id", "host_id", "tools", "host_logical_cpus", "db_server",
+    "db_version", "db_config_id", "tpcc_warehouses", "tpcc_buffer_pool_gib", "tpcc_page_size_kib",
+    "fio_measurement_area", "data_device_id", "data_device", "data_device_media", "data_device_count",
+    "data_array_layout", "log_device_id", "log_device",
+)
+WHOLE_MARTS = (
+    "dim_devices", "dim_hosts", "dim_db_configs", "dim_load_profiles", "fct_published_io_results",
+    "fct_tpcc_sweep_knees", "fct_device_capabilities",
+)
+SERIES_KEYS = ("tpcc_series_id", "run_id", "device_id", "connections", "source_kind", "study_id", "series_label")
+
+
+def columns_payload(con, catalog: dict, mart: str, wanted: tuple[str, ...], name: str) -> dict:
+    """The wanted columns of a mart (those it has), every row."""
+    if mart not in catalog:
+        return sd.missing_payload(name)
+    present = [c for c in wanted if sd.has_column(catalog, mart, c)]
+    cols = ", ".join(sd.quote_ident(c) for c in present)
+    return sd.query_payload(con, name, f"select {cols} from {sd.MARTS_SCHEMA}.{sd.quote_ident(mart)}")
+
+
+def series_payload(con, catalog: dict) -> dict:
+    """One row per TPC-C interval series with its number of intervals and time span."""
+    mart = "fct_tpcc_intervals"
+    if mart not in catalog:
+        return sd.missing_payload("tpcc_series")
+    keys = [c for c in SERIES_KEYS if sd.has_column(catalog, mart, c)]
+    cols = ", ".join(sd.quote_ident(c) for c in keys)
+    return sd.query_payload(con, "tpcc_series",
+                            f"select {cols}, count(*) as interval_count, max(elapsed_s) as last_elapsed_s "
+                            f"from {sd.MARTS_SCHEMA}.{mart} group by all order by all")
+
+
+def counts_by_kind(con, catalog: dict, mart: str) -> dict | None:
+    if mart not in catalog:
+        return None
+    table = f"{sd.MARTS_SCHEMA}.{sd.quote_ident(mart)}"
+    if not sd.has_column(catalog, mart, "source_kind"):
+        (n,) = con.execute(f"select count(*) from {table}").fetchone()
+        return {"total": n, "by_kind": {}}
+    rows = con.execute(f"select coalesce(source_kind, 'measured'), count(*) from {table} group by 1 order by 1").fetchall()
+    return {"total": sum(n for _, n in rows), "by_kind": dict(rows)}
+
+
+def home_payload(con, catalog: dict) -> dict:
+    """The home page's holdings: rows per source kind of studies, devices, hosts and runs, the
+    measured runs' date range, and how many marts hold how many rows."""
+    out: dict = {"exists": True}
+    for key, mart in (("studies", "dim_studies"), ("devices", "dim_devices"), ("hosts", "dim_hosts"), ("runs", "dim_runs")):
+        out[key] = counts_by_kind(con, catalog, mart)
+    if out["runs"] is None:
+        out["runs"] = {"total": len(sd.run_ids(con, catalog)), "by_kind": {}}
+    out["studies_published"] = []
+    if sd.has_column(catalog, "dim_studies", "published_as_printed"):
+        out["studies_published"] = [v for (v,) in con.execute(
+            "select published_as_printed from marts.dim_studies where published_as_printed is not null").fetchall()]
+    out["started_first"] = out["started_last"] = None
+    if sd.has_column(catalog, "dim_runs", "started_at"):
+        first, last = con.execute("select min(started_at), max(started_at) from marts.dim_runs").fetchone()
+        out["started_first"], out["started_last"] = sd.clean(first), sd.clean(last)
+    out["mart_count"] = len(catalog)
+    out["mart_rows"] = sum(con.execute(f"select count(*) from {sd.MARTS_SCHEMA}.{sd.quote_ident(n)}").fetchone()[0]
+                           for n in catalog)
+    return out
+
+
+def members(con):
+    catalog = sd.marts(con)
+    yield "home.json", sd.json_bytes(home_payload(con, catalog) if con is not None else {"exists": False})
+    yield "tpcc_results.json", sd.json_bytes(columns_payload(con, catalog, "fct_tpcc_results", TPCC_COLUMNS, "tpcc_results"))
+    yield "tpcc_series.json", sd.json_bytes(series_payload(con, catalog))
+    yield "fio_results.json", sd.json_bytes(columns_payload(con, catalog, "fct_fio_results", FIO_COLUMNS, "fio_results"))
+    yield "compare_runs.json", sd.json_bytes(columns_payload(con, catalog, "dim_runs", COMPARE_RUN_COLUMNS, "compare_runs"))
+    for name in WHOLE_MARTS:
+        payload = sd.table_payload(con, name, catalog=catalog) if name in catalog else sd.missing_payload(name)
+        yield f"{name}.json", sd.json_bytes(payload)
+
+
+connection = sd.connect()
+try:
+    sd.write_zip_stream(members(connection))
+finally:
+    if connection is not None:
+        connection.close()
