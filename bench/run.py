@@ -54,7 +54,7 @@ BIN = Path(PY).parent
 TEXT_FORMATS = ("tpcc_mysql", "iostat_text", "fio_log")
 JSON_FORMATS = ("iostat_json", "mpstat_json", "fio_json")
 DUCKDB_THREADS = os.cpu_count() or 1
-SITE = {"run_pages_max": 1500, "timeout_s": 900.0}
+SITE = {"timeout_s": 1800.0}
 CHART_PAGES = ("/", "/tpcc", "/fio")   # pages whose first screen is a chart
 SIZES = {"1x": 0, "100": 100, "1000": 1000, "10000": 10000}
 TARGETS = {"text_mb_s_per_core": 30.0, "duckdb_ratio_max": 3.0, "incremental_s": 10.0,
@@ -426,8 +426,12 @@ def ensure_tree(work: Path, scale: str, seed: int, bundled: bool = True) -> tupl
     return raw, {**info, "generated": True}
 
 
-def run_dbt(env: dict[str, str], target: Path, command: str = "build") -> dict[str, Any]:
-    """``dbt <command>`` with the repo's profile; per-node timings from run_results.json.
+def run_dbt(env: dict[str, str], target: Path, command: str = "full") -> dict[str, Any]:
+    """The warehouse stage; per-node timings from run_results.json.
+
+    ``full`` / ``update``: ``iopscope dbt --full`` / ``--update``, what ``iopscope build`` runs (a
+    full ``dbt build`` with every test into a fresh file, or the incremental update of new and
+    changed runs, docs/warehouse.md). Anything else: plain ``dbt <command>``.
     The same target folder is kept across calls so that dbt's partial parsing works as it does
     for a user who builds again."""
     env = {**env, "DBT_TARGET_PATH": str(target), "DBT_LOG_PATH": str(target.parent / "logs")}
@@ -435,8 +439,12 @@ def run_dbt(env: dict[str, str], target: Path, command: str = "build") -> dict[s
     with contextlib.suppress(FileNotFoundError):
         (target / "run_results.json").unlink()
     project = SNAP.get("project", ROOT)
-    m = measure([str(BIN / "dbt"), command, "--project-dir", str(project), "--profiles-dir", str(project)],
-                env=env, cwd=project)
+    if command in ("full", "update"):
+        env["IOPSCOPE_HOME"] = str(project)
+        cmd = [str(BIN / "iopscope"), "dbt", f"--{command}"]
+    else:
+        cmd = [str(BIN / "dbt"), command, "--project-dir", str(project), "--profiles-dir", str(project)]
+    m = measure(cmd, env=env, cwd=project)
     out = {k: m[k] for k in ("rc", "wall_s", "cpu_s", "max_rss_mib", "tree_rss_peak_mib", "rss_capped")}
     results_file = target / "run_results.json"
     if results_file.exists():
@@ -465,23 +473,10 @@ def run_dbt(env: dict[str, str], target: Path, command: str = "build") -> dict[s
     return out
 
 
-RUN_PAGES_FILTER = """# BENCHMARK VARIANT written by bench/run.py (not part of the site): the checkout's
-# _paths.py (kept beside it as _paths_full.py) minus the per-run pages and their data bundles,
-# so the aggregate pages of a very large warehouse can be built and timed in reasonable time.
-import contextlib, io, json, os, runpy, sys
-buffer = io.StringIO()
-with contextlib.redirect_stdout(buffer):
-    runpy.run_path(os.path.join(os.path.dirname(os.path.abspath(__file__)), "_paths_full.py"), run_name="__main__")
-paths = json.loads(buffer.getvalue() or "[]")
-json.dump([p for p in paths if not p.startswith(("/runs/", "/data/runs/"))], sys.stdout)
-"""
-
-
-def private_site_root(work: Path, run_pages: bool = True) -> Path:
+def private_site_root(work: Path) -> Path:
     """A snapshot of the site sources beside the checkout's node_modules and venv, so the build
-    writes its cache in our own folder (never in the checkout's src/.observablehq).
-    ``run_pages=False``: the /runs/<slug> pages are left out (labelled in the report)."""
-    site = work / ("site-root" if run_pages else "site-root-aggregates")
+    writes its cache in our own folder (never in the checkout's src/.observablehq)."""
+    site = work / "site-root"
     shutil.rmtree(site, ignore_errors=True)
     site.mkdir(parents=True)
     source = SNAP.get("site", ROOT)
@@ -491,10 +486,6 @@ def private_site_root(work: Path, run_pages: bool = True) -> Path:
     for name in ("node_modules", ".venv"):
         if (ROOT / name).exists():
             (site / name).symlink_to(ROOT / name)
-    paths_py = site / "src" / "data" / "_paths.py"
-    if not run_pages and paths_py.exists():
-        paths_py.rename(paths_py.with_name("_paths_full.py"))
-        paths_py.write_text(RUN_PAGES_FILTER)
     return site
 
 
@@ -508,7 +499,6 @@ def run_site(env: dict[str, str], site_root: Path, dist: Path, timeout_s: float 
     m = measure([str(observable), "build"], env=env, cwd=site_root, timeout_s=timeout_s)
     out: dict[str, Any] = {k: m[k] for k in ("rc", "wall_s", "cpu_s", "max_rss_mib", "tree_rss_peak_mib",
                                              "timed_out", "rss_capped")}
-    out["run_pages"] = site_root.name == "site-root"
     log_text = m["stdout"] + m["stderr"]
     # Framework prints "... in <N>ms" once per page or module it has built
     out["outputs_built"] = len(re.findall(r"\bin \d+ms", log_text))
@@ -586,19 +576,9 @@ def section_scale(work: Path, scale: str, seed: int, do_dbt: bool, do_site: bool
         log(f"{scale}: dbt build")
         out["dbt"] = run_dbt(env, work / f"dbt-{scale}" / "target")
     if do_site and out.get("dbt", {}).get("warehouse_mib"):
-        if out["ingest"]["runs_seen"] <= SITE["run_pages_max"]:
-            log(f"{scale}: site build")
-            out["site"] = run_site(env, private_site_root(work), work / f"dist-{scale}")
-        else:
-            # Every run has its own page and data loader: at this size the whole site is timed
-            # for a limited time only (its rate is measured), and the aggregate pages are built
-            # without the run pages for the size and browser figures.
-            log(f"{scale}: full site build, stopped after {SITE['timeout_s']} s")
-            out["site_full"] = run_site(env, private_site_root(work), work / f"dist-{scale}-full",
-                                        timeout_s=SITE["timeout_s"])
-            shutil.rmtree(work / f"dist-{scale}-full", ignore_errors=True)
-            log(f"{scale}: site build without run pages")
-            out["site"] = run_site(env, private_site_root(work, run_pages=False), work / f"dist-{scale}")
+        # one run page (/runs/run?id=) reads per-run files: the whole site is built at every scale
+        log(f"{scale}: site build")
+        out["site"] = run_site(env, private_site_root(work), work / f"dist-{scale}", timeout_s=SITE["timeout_s"])
         if browser and out["site"].get("rc") == 0:
             log(f"{scale}: browser")
             out["browser"] = run_browser(work / f"dist-{scale}", browser_pages)
@@ -628,14 +608,12 @@ def section_incremental(work: Path, scale: str, seed: int, do_dbt: bool, do_site
         out["ingest"]["summary"] = " ".join(ing["stderr"].split())[:500]
         total = ing["wall_s"]
         if do_dbt and wh.exists():
-            log("incremental: dbt build")
-            out["dbt"] = run_dbt(env, work / f"dbt-{scale}" / "target")
+            # what `iopscope build` runs after an ingest: the incremental warehouse update
+            log("incremental: iopscope dbt --update")
+            out["dbt"] = run_dbt(env, work / f"dbt-{scale}" / "target", "update")
             total += out["dbt"]["wall_s"]
-            log("incremental: dbt run (models only, no tests)")
-            out["dbt_run_models_only"] = run_dbt(env, work / f"dbt-{scale}" / "target", "run")
         out["ingest_plus_dbt_wall_s"] = round(total, 2)
-        root = work / "site-root-aggregates"
-        root = root if root.exists() else work / "site-root"
+        root = work / "site-root"
         if do_site and wh.exists() and root.exists():
             log(f"incremental: site build ({root.name})")
             out["site"] = run_site(env, root, work / f"dist-{scale}-incremental")
@@ -659,7 +637,7 @@ def growth(scales: list[dict[str, Any]]) -> list[dict[str, Any]]:
         "dbt build wall_s": lambda s: s["dbt"]["wall_s"],
         "dbt peak RSS": lambda s: s["dbt"]["max_rss_mib"],
         "warehouse MiB": lambda s: s["dbt"]["warehouse_mib"],
-        "site build wall_s": lambda s: s["site"]["wall_s"] if s["site"].get("run_pages") else None,
+        "site build wall_s": lambda s: s["site"]["wall_s"],
         "site MiB shipped": lambda s: s["site"]["dist_mib"],
     }
     def failed(s: dict[str, Any], name: str) -> bool:
@@ -708,7 +686,7 @@ def targets(report: dict[str, Any]) -> list[dict[str, Any]]:
                      "met": (big["ratio_ingest_vs_duckdb_1t"] or 99) <= TARGETS["duckdb_ratio_max"]})
     inc = report.get("incremental", {})
     if "ingest_plus_dbt_wall_s" in inc:
-        rows.append({"target": f"1 new run into the {inc['scale']}-run lake, ingest + dbt build < {TARGETS['incremental_s']:.0f} s",
+        rows.append({"target": f"1 new run into the {inc['scale']}-run lake, ingest + warehouse update < {TARGETS['incremental_s']:.0f} s",
                      "value": inc["ingest_plus_dbt_wall_s"],
                      "met": inc["ingest_plus_dbt_wall_s"] < TARGETS["incremental_s"]})
     for s in report.get("scales", []):
@@ -841,19 +819,12 @@ def markdown(report: dict[str, Any]) -> str:
                          s["cat"].get("mb_s"), i["wall_s"], i["cpu_s"], i["mb_s_cpu"], i["max_rss_mib"], i["errors"],
                          s["noop_ingest"]["wall_s"], s["lake"]["parquet_files"], s["lake"]["state_kib"],
                          d.get("wall_s"), _mem(d), d.get("warehouse_mib"), _stage_time(site), _mem(site),
-                         site.get("run_pages"), site.get("html_pages"),
+                         site.get("html_pages"),
                          site.get("dist_mib")])
         out.append(_table(["scale", "runs", "raw files", "raw MB", "cat MB/s", "ingest wall s", "ingest CPU s",
                            "ingest MB/s CPU", "ingest peak MiB", "errors", "no-op ingest s", "parquet files",
                            "state KiB", "dbt build s", "dbt peak MiB", "warehouse MiB", "site build s",
-                           "site peak MiB (all processes)", "run pages built", "pages", "dist MiB"], rows))
-        for s in report["scales"]:
-            full = s.get("site_full")
-            if full:
-                out.append(f"\nAt {s['scale']} runs the whole site (run pages included) was given "
-                           f"{SITE['timeout_s']:.0f} s: {_stage_time(full)}, after building "
-                           f"{full.get('outputs_built')} pages and modules. The site in the table above is the build "
-                           f"WITHOUT the per-run pages: {_stage_time(s.get('site') or {})}.\n")
+                           "site peak MiB (all processes)", "pages", "dist MiB"], rows))
         out.append("\nIngest CPU by step (seconds):\n\n")
         steps = sorted({k for s in report["scales"] for k in s["ingest"]["steps"]})
         rows = [[k] + [s["ingest"]["steps"].get(k, {}).get("cpu_s") for s in report["scales"]] for k in steps]
@@ -897,14 +868,15 @@ def markdown(report: dict[str, Any]) -> str:
         out.append(f"\n## One new run into the {inc['scale']}-run lake\n\n")
         rows = [["ingest (iopscope ingest)", inc["ingest"]["wall_s"], inc["ingest"]["cpu_s"], inc["ingest"]["max_rss_mib"]]]
         if inc.get("dbt"):
-            rows.append(["dbt build", inc["dbt"]["wall_s"], inc["dbt"]["cpu_s"], inc["dbt"]["max_rss_mib"]])
-        if inc.get("dbt_run_models_only"):
-            d = inc["dbt_run_models_only"]
-            rows.append(["(dbt run: models only, for comparison)", d["wall_s"], d["cpu_s"], d["max_rss_mib"]])
+            rows.append(["warehouse update (iopscope dbt --update)", inc["dbt"]["wall_s"], inc["dbt"]["cpu_s"],
+                         inc["dbt"]["max_rss_mib"]])
         if inc.get("site"):
             rows.append(["site build", inc["site"].get("wall_s"), inc["site"].get("cpu_s"), inc["site"].get("max_rss_mib")])
         out.append(_table(["stage", "wall s", "CPU s", "peak RSS MiB"], rows))
-        out.append(f"\ningest + dbt build: **{inc.get('ingest_plus_dbt_wall_s')} s** wall\n")
+        out.append(f"\ningest + warehouse update: **{inc.get('ingest_plus_dbt_wall_s')} s** wall\n")
+        if inc.get("dbt", {}).get("top_nodes"):
+            out.append(_table(["slowest node of the update", "s"],
+                              [[n["node"], n["s"]] for n in inc["dbt"]["top_nodes"]]))
     if report.get("growth"):
         out.append("\n## Growth (log-log slope between consecutive scales; 1 = linear)\n\n")
         rows = [[g["metric"], ", ".join(f"{label}: {_fmt(y)}" for _, y, label in g["points"]),
@@ -926,10 +898,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--small-count", type=int, default=200)
     ap.add_argument("--small-kb", type=float, default=64.0)
     ap.add_argument("--browser-scales", default=None, help="scales measured in Chromium (default: first and last)")
-    ap.add_argument("--browser-pages", default="/,/tpcc,/fio,/compare,/runs/")
-    ap.add_argument("--site-run-pages-max", type=int, default=SITE["run_pages_max"],
-                    help="above this many runs, time the whole site for --site-timeout s only and build "
-                         "the aggregate pages without the per-run pages")
+    ap.add_argument("--browser-pages", default="/,/tpcc,/fio,/compare,/runs/,/sizing")
     ap.add_argument("--site-timeout", type=float, default=SITE["timeout_s"])
     ap.add_argument("--incremental-site", action="store_true", help="also time a site build after the new run")
     ap.add_argument("--rss-cap-gib", type=float, default=RSS_CAP_MIB / 1024,
@@ -959,7 +928,7 @@ def main(argv: list[str] | None = None) -> int:
         args.formats, args.no_bundled = "tpcc_mysql,iostat_json", True
         args.no_dbt = args.no_site = True
         args.sections = "formats,scales,incremental"
-    SITE.update(run_pages_max=args.site_run_pages_max, timeout_s=args.site_timeout)
+    SITE.update(timeout_s=args.site_timeout)
     RSS_CAP_MIB = args.rss_cap_gib * 1024
     sections = set(args.sections.split(","))
     scales = [s.strip() for s in args.scales.split(",") if s.strip()]
