@@ -101,7 +101,28 @@ export async function openPage(browser, baseUrl, path, {ready = null, timeout = 
   return {page, problems, close: () => context.close()};
 }
 
+/**
+ * Playwright's page.evaluate and setViewportSize have no timeout of their own: a renderer that
+ * stops answering (seen once in CI, under load, on a tall page) would hang the whole run. Steps
+ * that are not themselves assertions are raced against a clock.
+ */
+function within(promise, ms, what) {
+  let timer;
+  const clock = new Promise((_, reject) => { timer = setTimeout(() => reject(new Error(`${what}: no answer within ${ms} ms`)), ms); });
+  return Promise.race([promise, clock]).finally(() => clearTimeout(timer));
+}
+
 export async function screenshot(page, name) {
+  // Screenshots are artifacts for reviewers, not assertions: a capture that fails or hangs is
+  // skipped with a warning and never fails (or blocks) the test that asked for it.
+  try {
+    await within(capture(page, name), 45000, `screenshot ${name}`);
+  } catch (error) {
+    console.warn(`screenshot ${name}: not saved (${error.message.split("\n")[0]})`);
+  }
+}
+
+async function capture(page, name) {
   mkdirSync(ARTIFACTS, {recursive: true});
   const path = join(ARTIFACTS, `${name}.png`);
   // Headless Chromium's full-page capture now and then never returns on long SVG-heavy pages;
@@ -112,16 +133,10 @@ export async function screenshot(page, name) {
     await page.setViewportSize({width: viewport.width, height: Math.min(Math.max(height, viewport.height), 16000)});
     await page.screenshot({path, timeout: 15000});
   } catch (error) {
-    // Screenshots are artifacts for reviewers, not assertions: a capture that hangs (seen now
-    // and then on long SVG pages under load) falls back to the first screen, else is skipped
-    // with a warning, and never fails the test that asked for it.
+    // the full-height capture failed: fall back to the first screen
     await page.setViewportSize(viewport);
-    try {
-      await page.screenshot({path, timeout: 10000});
-      console.warn(`screenshot ${name}: full-height capture failed (${error.message.split("\n")[0]}); saved the first screen`);
-    } catch (again) {
-      console.warn(`screenshot ${name}: not saved (${again.message.split("\n")[0]})`);
-    }
+    await page.screenshot({path, timeout: 10000});
+    console.warn(`screenshot ${name}: full-height capture failed (${error.message.split("\n")[0]}); saved the first screen`);
   } finally {
     await page.setViewportSize(viewport);
   }
@@ -132,13 +147,15 @@ export async function screenshot(page, name) {
  * every chart slot holds a drawn chart or an explanation (none left pending or blank).
  */
 export async function drawAllCharts(page, {timeout = 15000} = {}) {
-  await page.evaluate(async () => {
+  // (plain timers, not requestAnimationFrame, which a renderer may stop serving; the charts'
+  // IntersectionObserver fires on scroll either way)
+  await within(page.evaluate(async () => {
     const step = Math.max(200, innerHeight - 100);
     for (let y = 0; y < document.documentElement.scrollHeight; y += step) {
       scrollTo(0, y);
-      await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 30)));
+      await new Promise((r) => setTimeout(r, 40));
     }
-  });
+  }), timeout, "scrolling through the page");
   // Charts created after the scroll passed them (a cell waiting on a fetch) are brought into
   // view one by one until none is left waiting.
   await page.waitForFunction(() => {
@@ -146,5 +163,5 @@ export async function drawAllCharts(page, {timeout = 15000} = {}) {
     waiting[0]?.scrollIntoView({block: "center"});
     return waiting.length === 0;
   }, null, {timeout, polling: 100});
-  await page.evaluate(() => scrollTo(0, 0));
+  await within(page.evaluate(() => scrollTo(0, 0)), timeout, "scrolling back to the top");
 }
