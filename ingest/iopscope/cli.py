@@ -146,7 +146,7 @@ def main(argv: list[str] | None = None) -> int:
 
     p = with_locations(sub.add_parser("build", help="ingest, dbt build and site build, in order"))
     p.add_argument("--skip", action="append", choices=("ingest", "dbt", "site"), help="skip a stage")
-    p.add_argument("--force", action="store_true", help="re-parse even unchanged runs")
+    p.add_argument("--force", action="store_true", help="re-parse even unchanged runs and rebuild the warehouse in full")
     p.set_defaults(func=cmd_build)
 
     p = with_locations(sub.add_parser("dbt", help="run dbt with the project's profile (default: build)"))
