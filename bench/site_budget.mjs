@@ -168,7 +168,8 @@ function wasmSize() {
 }
 
 /** The page exists in the build (a benchmark build may leave out the per-run pages). */
-function built(path) {
+function built(page) {
+  const path = page.split("?")[0];   // /runs/run?id=... is the page /runs/run
   const file = path.endsWith("/") ? `${path}index.html` : `${path === "/" ? "/index" : path}.html`;
   try {
     return statSync(join(DIST, file)).isFile();
@@ -187,7 +188,7 @@ const server = await startServer(DIST);
 const results = [];
 try {
   for (const spec of PAGES) {
-    if (ONLY && !ONLY.includes(spec.path)) continue;
+    if (ONLY && !ONLY.includes(spec.path) && !ONLY.includes(spec.path.split("?")[0])) continue;
     const samples = [];
     if (!built(spec.path)) {
       results.push({page: spec.path, skipped: "not in this build"});
