@@ -31,7 +31,7 @@ import pyarrow.parquet as pq
 
 from iopscope import tables
 from iopscope.parsers.base import Columns
-from iopscope.units import to_bool, to_float, to_int
+from iopscope.units import EXACT_INT_LIMIT, to_bool, to_float, to_int
 
 SCHEMA_PARTITION = "_schema"
 STATE_FILE = "_state.json"
@@ -158,7 +158,6 @@ _FAST_TYPES = {
     # Arrow stores a naive datetime as UTC and converts an aware one to UTC, as _cast says.
     "timestamp": {dt.datetime, type(None)},
 }
-_EXACT_INT = 2 ** 53  # to_int goes through float: beyond this, leave it to _cast
 
 
 def _column(values: list, kind: str) -> pa.Array:
@@ -189,7 +188,7 @@ def _as_cast_would(array: pa.Array, kind: str) -> pa.Array | None:
             array = pc.if_else(finite, array, pa.scalar(None, _ARROW[kind]))
     elif kind == "int64":
         bounds = pc.min_max(array).as_py()
-        if not (-_EXACT_INT < bounds["min"] and bounds["max"] < _EXACT_INT):
+        if not (-EXACT_INT_LIMIT < bounds["min"] and bounds["max"] < EXACT_INT_LIMIT):
             return None
     return array
 
@@ -279,21 +278,17 @@ class Lake:
 
     # -- writing
     @staticmethod
-    def build_part(table_name: str, chunks: list[Chunk] | list[dict[str, Any]]) -> pa.Table | None:
+    def build_part(table_name: str, chunks: list[Chunk]) -> pa.Table | None:
         """One run's rows of one table as the Arrow table its part holds (None: no rows).
         Raises ConformError when a value does not fit the table's declared type."""
-        if chunks and not isinstance(chunks[0], Chunk):
-            chunks = [Chunk(chunks)]
         if not any(len(c.rows) for c in chunks):
             return None
         return conform_chunks(tables.get(table_name), chunks)
 
-    def write_part(self, table_name: str, collection: str, run_key: str,
-                   rows: pa.Table | list[Chunk] | list[dict[str, Any]] | None) -> Path | None:
-        """Write one run's rows of one table (an Arrow table from build_part, chunks, or plain
-        records); no rows removes the part. Returns the path written."""
+    def write_part(self, table_name: str, collection: str, run_key: str, table: pa.Table | None) -> Path | None:
+        """Write one run's part of one table (from :meth:`build_part`); None removes the part.
+        Returns the path written."""
         path = self.part_path(table_name, collection, run_key)
-        table = rows if isinstance(rows, pa.Table) or rows is None else self.build_part(table_name, rows)
         if table is None:
             with contextlib.suppress(FileNotFoundError):
                 path.unlink()

@@ -52,6 +52,11 @@ def fio_seconds(text: str | None) -> float | None:
     return value * factor
 
 
+# to_int reads through float: integers smaller than this in size come back exactly, larger
+# ones rounded. Fast paths that hand integers on without to_int take only those below it.
+EXACT_INT_LIMIT = 2 ** 53
+
+
 def to_int(value) -> int | None:
     if value is None or value == "":
         return None

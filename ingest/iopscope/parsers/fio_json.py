@@ -72,7 +72,7 @@ from datetime import datetime, timezone
 from typing import Any
 
 from iopscope.parsers.base import Columns, ParseError, ParseResult
-from iopscope.units import fio_seconds, fio_option_size_bytes, to_bool, to_float, to_int
+from iopscope.units import EXACT_INT_LIMIT, fio_seconds, fio_option_size_bytes, to_bool, to_float, to_int
 
 NAME = "fio_json"
 VERSION = "1.1.1"
@@ -522,9 +522,6 @@ def _finish_bulk_tables(result: ParseResult) -> None:
             result.tables[table] = Columns(result.tables[table])
 
 
-_EXACT_INT = 2 ** 53  # to_int reads through float: exact below this
-
-
 class _BinKeys(dict):
     """bin key text -> int, for keys int() reads and to_int reads alike (below 2**53 in size).
 
@@ -534,7 +531,7 @@ class _BinKeys(dict):
 
     def __missing__(self, key: str) -> int:
         value = int(key)  # ValueError for text int() cannot read
-        if not -_EXACT_INT < value < _EXACT_INT:
+        if not -EXACT_INT_LIMIT < value < EXACT_INT_LIMIT:
             raise ValueError(key)
         if len(self) < 100_000:
             self[key] = value
@@ -552,7 +549,7 @@ def _bin_pairs(bins: dict, fast: bool = True) -> tuple[list[int], list[int]]:
     takes the per-item path."""
     keys, counts = list(bins), list(bins.values())
     if fast and set(map(type, counts)) <= {int} and (
-            not counts or -_EXACT_INT < min(counts) and max(counts) < _EXACT_INT):
+            not counts or -EXACT_INT_LIMIT < min(counts) and max(counts) < EXACT_INT_LIMIT):
         try:
             return list(map(_BIN_KEYS.__getitem__, keys)), counts
         except (ValueError, TypeError):

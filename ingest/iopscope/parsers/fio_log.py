@@ -68,6 +68,7 @@ import pyarrow.compute as pc
 import pyarrow.csv as pa_csv
 
 from iopscope.parsers.base import Columns, ParseError, ParseResult, no_gc
+from iopscope.units import EXACT_INT_LIMIT
 
 NAME = "fio_log"
 VERSION = "1.0.0"
@@ -187,7 +188,6 @@ def _int(text: str) -> int:
 # Columns of fio_log_samples, in the order of a record's keys.
 COLUMNS = ("log_kind", "log_name", "job_index", "line", "time_ms", "value", "value_raw", "raw_unit",
            "value_unit_assumed", "direction", "block_size_bytes", "offset_bytes", "priority")
-_EXACT_INT = 2 ** 53  # the lake reads record ints through float: larger ones take the line path
 
 
 @dataclass
@@ -233,7 +233,8 @@ def _canonical_block(text: str) -> _Block | None:
         return None  # an empty field, or a number beyond int64
     if table.num_rows != lines or any(col.null_count for col in table.columns):
         return None
-    if any(pc.max(col).as_py() >= _EXACT_INT for col in table.columns):
+    # the lake reads record ints through float: larger ones take the line path
+    if any(pc.max(col).as_py() >= EXACT_INT_LIMIT for col in table.columns):
         return None
     if pc.max(table.column(2)).as_py() > 2:
         return None  # unknown direction codes: the line path reports them
@@ -349,7 +350,7 @@ def _parse(text: str, filename: str | None, fast: bool = True) -> ParseResult:
         constants = {"log_kind": kind, "log_name": log_name, "job_index": job,
                      "raw_unit": raw_unit, "value_unit_assumed": assumed}
         columns = _block_columns(block, fifth, constants, divisor)
-        if any(type(v) is int and not -_EXACT_INT < v < _EXACT_INT for r in out for v in r.values()):
+        if any(type(v) is int and not -EXACT_INT_LIMIT < v < EXACT_INT_LIMIT for r in out for v in r.values()):
             return _parse(text, filename, fast=False)  # a last line with a huge number
         if out:  # the last line, cut short but readable
             columns = {name: pa.concat_arrays([col, pa.array([r[name] for r in out], col.type)])
