@@ -55,6 +55,13 @@ export function whereIn(rows, field, values) {
   return rows.filter((r) => set.has(String(r[field])));
 }
 
+/** value of `field` -> number of rows, in one pass, in order of first appearance (for "device (n)" labels). */
+export function countBy(rows, field) {
+  const counts = new Map();
+  for (const r of rows) counts.set(r[field], (counts.get(r[field]) ?? 0) + 1);
+  return counts;
+}
+
 /** Index rows by a key field. */
 export function indexBy(rows, field) {
   return new Map(rows.map((r) => [r[field], r]));

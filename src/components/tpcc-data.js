@@ -1,12 +1,5 @@
-// Shaping TPC-C page data: counts for the filter labels and the interval series that belong to
-// the current selection. Pure functions; unit-tested in tests/browser/logic.test.mjs.
-
-/** value of `field` -> number of rows, in one pass (for "device (n)" labels). */
-export function countBy(rows, field) {
-  const counts = new Map();
-  for (const r of rows) counts.set(r[field], (counts.get(r[field]) ?? 0) + 1);
-  return counts;
-}
+// Shaping TPC-C page data: the interval series that belong to the current selection. Pure
+// functions; unit-tested in tests/browser/logic.test.mjs.
 
 /**
  * The interval series (rows of data/pages/tpcc_series.json) of the selected results: matched on

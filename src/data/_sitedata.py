@@ -126,7 +126,7 @@ def table_payload(con, name: str, where: str = "", params: list | None = None,
     catalog = marts(con) if catalog is None else catalog
     info = catalog.get(name)
     if info is None:
-        return {"name": name, "exists": False, "rows": 0, "columns": [], "data": {}}
+        return missing_payload(name)
     columns = info["columns"]
     sql = f"select * from {MARTS_SCHEMA}.{quote_ident(name)} {where}"
     cur = con.execute(sql, params or [])
@@ -182,35 +182,6 @@ def run_ids(con, catalog: dict | None = None) -> list[str]:
 
 def write_json(obj) -> None:
     json.dump(obj, sys.stdout, separators=(",", ":"), allow_nan=False)
-
-
-def write_zip_to_stdout(members) -> None:
-    """Write a zip archive of (name, bytes) pairs to stdout. Framework serves each member as
-    its own file (data/marts.zip member x.json -> data/marts/x.json), so one loader process
-    produces every per-mart or per-run file instead of one process each."""
-    import io
-    import zipfile
-
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=1) as archive:
-        for name, data in members:
-            info = zipfile.ZipInfo(name, date_time=(2000, 1, 1, 0, 0, 0))  # stable bytes
-            info.compress_type = zipfile.ZIP_DEFLATED
-            archive.writestr(info, data)
-    sys.stdout.buffer.write(buffer.getvalue())
-    sys.stdout.flush()
-
-
-def mart_file(con, name: str, fmt: str) -> bytes:
-    """One mart as CSV (header row, UTF-8) or Parquet (zstd) bytes, through DuckDB COPY."""
-    import tempfile
-
-    options = "(FORMAT csv, HEADER true)" if fmt == "csv" else "(FORMAT parquet, COMPRESSION zstd)"
-    with tempfile.TemporaryDirectory(prefix="iopscope-site-") as tmp:
-        out = Path(tmp) / f"out.{fmt}"
-        literal = "'" + str(out).replace("'", "''") + "'"
-        con.execute(f"copy (select * from {MARTS_SCHEMA}.{quote_ident(name)}) to {literal} {options}")
-        return out.read_bytes()
 
 
 def json_bytes(obj) -> bytes:
@@ -353,9 +324,11 @@ def missing_payload(name: str) -> dict:
 def write_zip_stream(members) -> None:
     """Write a zip archive of (name, bytes or Path) pairs straight to stdout, one member at a time.
 
-    Unlike ``write_zip_to_stdout`` the archive is never held in memory as a whole, and a Path
-    member is copied in 1 MiB chunks (zipfile writes data descriptors when stdout is a pipe), so
-    a multi-GB CSV costs disk, not memory."""
+    Framework serves each member as its own file (data/marts.zip member x.json ->
+    data/marts/x.json), so one loader process produces every per-mart or per-run file. The
+    archive is never held in memory as a whole, and a Path member is copied in 1 MiB chunks
+    (zipfile writes data descriptors when stdout is a pipe), so a multi-GB CSV costs disk, not
+    memory."""
     import shutil
     import zipfile
 
@@ -374,7 +347,7 @@ def write_zip_stream(members) -> None:
 
 def mart_file_path(con, name: str, fmt: str, folder: Path) -> Path:
     """One mart written as CSV (header row, UTF-8) or Parquet (zstd) into ``folder``, through
-    DuckDB COPY; like ``mart_file`` but the bytes stay on disk."""
+    DuckDB COPY (the bytes stay on disk)."""
     options = "(FORMAT csv, HEADER true)" if fmt == "csv" else "(FORMAT parquet, COMPRESSION zstd)"
     out = Path(folder) / f"{name}.{fmt}"
     literal = "'" + str(out).replace("'", "''") + "'"
@@ -517,7 +490,7 @@ def write_zip_stream_cached(members, loader_file: str) -> None:
     "fresh" and only copied: measured 19 s for 1,000 members of 400 KB, 58 s for 10,000 of 40 KB
     (docs/site.md). The archive stays complete, so a member missing from the cache is still
     inflated from it. The cache is cleared before each `iopscope build` of the site
-    (pipeline.build_site), so members never outlive the warehouse they came from."""
+    (pipeline.site), so members never outlive the warehouse they came from."""
     import shutil
 
     cache = archive_cache_dir(loader_file)

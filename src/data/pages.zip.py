@@ -118,7 +118,7 @@ def members(con):
 
 connection = sd.connect()
 try:
-    sd.write_zip_stream(members(connection))
+    sd.write_zip_stream_cached(members(connection), __file__)  # as every archive loader
 finally:
     if connection is not None:
         connection.close()

@@ -195,7 +195,8 @@ describe("large-warehouse defaults and page aggregates", () => {
   });
 
   test("countBy counts in one pass; seriesForSelection keeps the selected results' series", async () => {
-    const {countBy, seriesForSelection} = await import("../../src/components/tpcc-data.js");
+    const {countBy} = await import("../../src/components/data.js");
+    const {seriesForSelection} = await import("../../src/components/tpcc-data.js");
     assert.deepEqual([...countBy([{d: "a"}, {d: "b"}, {d: "a"}], "d")], [["a", 2], ["b", 1]]);
     const series = [{tpcc_series_id: "s1", run_id: "r1"}, {tpcc_series_id: "s2", run_id: "r2"}, {tpcc_series_id: "s3", run_id: "r3"}];
     const picked = seriesForSelection(series, [{tpcc_series_id: "s2", run_id: "r2"}, {tpcc_series_id: null, run_id: "r3"}]);
