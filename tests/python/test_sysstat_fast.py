@@ -32,9 +32,17 @@ def _value(v):
     return (type(v).__name__, v)
 
 
-def _outcome(module, text: str, fast: bool):
+def _outcome(module, text: str, fast: bool, path: str | None = None):
+    """What a parser makes of the text; ``path`` forces one of iostat_text's paths (None when
+    that path does not take the text)."""
     try:
-        r = module.parse(text, fast=fast)
+        if path is None:
+            r = module.parse(text, fast=fast)
+        else:
+            try:
+                r = module._parse(text, path)
+            except module._NeedsRowPath:
+                return None
     except ParseError as exc:
         return ("rejected", exc.reason, exc.line)
     tables = {name: [sorted((k, _value(v)) for k, v in row.items()) for row in rows]
@@ -46,6 +54,11 @@ def _outcome(module, text: str, fast: bool):
 def assert_same(module, text: str, where: str) -> None:
     fast, slow = _outcome(module, text, True), _outcome(module, text, False)
     assert fast == slow, f"{module.NAME} fast and row-by-row paths differ on {where}"
+    if module is iostat_text:
+        # parse() takes the first path that applies: each one that does must agree too.
+        for path in (iostat_text.PERIODIC, iostat_text.COLUMNS):
+            got = _outcome(module, text, True, path)
+            assert got is None or got == slow, f"iostat_text {path} path differs on {where}"
 
 
 def _files(module_name: str) -> list:
@@ -171,3 +184,61 @@ def test_edits_do_change_the_fast_paths_choice(synthetic):
     assert isinstance(human.tables["iostat_device_samples"], list)
     mp = _edit_json(synthetic["mpstat_json"], lambda stats: stats[3]["cpu-load"][1].__setitem__("steal", -3.0))
     assert isinstance(mpstat_json.parse(mp).tables["cpu_samples"], list)
+
+
+def _periodic_takes(text: str) -> bool:
+    try:
+        iostat_text._parse(text, iostat_text.PERIODIC)
+    except iostat_text._NeedsRowPath:
+        return False
+    return True
+
+
+def test_iostat_text_periodic_path_takes_plain_captures_and_leaves_the_rest(synthetic):
+    """Reports of one shape are read column-wise by the periodic path; any report unlike the
+    others sends the file to the line paths, with the same result."""
+    text = synthetic["iostat_text"]
+    assert _periodic_takes(text), "the periodic path no longer takes a plain capture"
+    assert _periodic_takes(text.rstrip("\n") + "\n"), "a last report without its blank lines"
+    lines = text.split("\n")
+    drop = next(i for i, line in enumerate(lines) if i > 200 and line.startswith("nvme1n1"))
+    first_stamp = next(line for line in lines if line.startswith("20"))
+    variants = {
+        "device gone from one report (-z)": "\n".join(lines[:drop] + lines[drop + 1:]),
+        "second banner (appended run)": text + text,
+        "stamp in another form": text.replace(first_stamp, "11/21/2026 10:00:01 PM", 1),
+        "cut inside a report": text[: len(text) // 2],
+        "tab inside a row": text.replace("nvme1n1 ", "nvme1n1\t", 1),
+        "non-ASCII device name": text.replace("nvme1n1", "nvme1n\u00e91", 1),
+        "separator Python splits on, Arrow not": text.replace("nvme1n1 ", "nvme1n1\x1c", 1),
+        "underscore in a number": text.replace(" 0.00 ", " 0_0 ", 1),
+        "second 60": text.replace(first_stamp, first_stamp[:17] + "60" + first_stamp[19:], 1),
+        "day that does not exist": text.replace(first_stamp, "2025-02-30" + first_stamp[10:], 1),
+        "zone out of range": text.replace(first_stamp, first_stamp[:19] + "+2500", 1),
+        "report without blank line": text.replace("\n\n\n", "\n", 1),
+    }
+    taken = set()
+    for label, variant in variants.items():
+        assert_same(iostat_text, variant, label)
+        if _periodic_takes(variant):
+            taken.add(label)
+    # These keep the shape, so the periodic path reads them itself (and agreed above).
+    assert {"tab inside a row", "second 60"} <= taken
+    assert not {"device gone from one report (-z)", "second banner (appended run)", "cut inside a report",
+                "non-ASCII device name", "separator Python splits on, Arrow not",
+                "underscore in a number", "stamp in another form"} & taken
+
+
+def test_nan_in_a_cumulative_column_is_null_not_a_crash():
+    """int(nan) raised out of parse(): an amount that is not a number is stored as null."""
+    text = ("Device  tps  kB_read/s  kB_wrtn/s  kB_read  kB_wrtn\n"
+            "sda  1.00  2.00  3.00  nan  5\n\n")
+    for fast in (True, False):
+        row = iostat_text.parse(text, fast=fast).tables["iostat_device_samples"][0]
+        assert row["read_kib"] is None and row["write_kib"] == 5
+    assert_same(iostat_text, text, "nan in kB_read")
+    doc = {"sysstat": {"hosts": [{"nodename": "h", "statistics": [
+        {"disk": [{"disk_device": "sda", "tps": 1.0, "MB_read": 1e308, "MB_wrtn": 2.0}]}]}]}}
+    for fast in (True, False):
+        row = iostat_json.parse(json.dumps(doc), fast=fast).tables["iostat_device_samples"][0]
+        assert row["read_kib"] is None and row["write_kib"] == 2048

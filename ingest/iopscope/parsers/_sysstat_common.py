@@ -24,8 +24,12 @@ from __future__ import annotations
 
 import math
 import re
-from itertools import chain, repeat
+from array import array
+from itertools import accumulate, chain, repeat
 from datetime import date, datetime, timedelta, timezone
+
+import pyarrow as pa
+import pyarrow.compute as pc
 
 from iopscope.parsers.base import Columns
 
@@ -222,6 +226,33 @@ class DateReader:
         return value
 
 
+# S_TIME_FORMAT=ISO's stamp, the form iopscope's own captures print (ASCII digits only).
+_ISO_STAMP = r"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}[+-][0-9]{4}$"
+UTC_TIMESTAMP = pa.timestamp("us", tz="+00:00")  # reads back as datetime.timezone.utc
+
+
+def iso_stamps(stamps: list[str], dates: DateReader) -> tuple[pa.Array, pa.Array] | None:
+    """(sampled_at, elapsed_s) of ``2026-11-21T13:25:56+0000`` stamps, in C, or None unless
+    every stamp has that form. Each distinct minute (date, hour, minute, zone) is read once by
+    :meth:`DateReader.parse_timestamp`, so its checks and UTC conversion apply unchanged; a
+    stamp is its minute plus its seconds (60 read as 59, as there). elapsed_s counts from the
+    first stamp, as ReportClock does."""
+    text = pa.array(stamps, pa.string())
+    if not stamps or not pc.all(pc.match_substring_regex(text, _ISO_STAMP)).as_py():
+        return None
+    minutes = pc.binary_join_element_wise(pc.utf8_slice_codeunits(text, 0, 17),
+                                          pc.utf8_slice_codeunits(text, 19, 24), "")
+    distinct = pc.unique(minutes)
+    starts = [dates.parse_timestamp(m[:17] + "00" + m[17:]) for m in distinct.to_pylist()]
+    if None in starts:
+        return None  # a day or zone that does not exist: the caller reads stamp by stamp
+    start_us = pa.array(starts, UTC_TIMESTAMP).cast(pa.int64())
+    seconds = pc.min_element_wise(pc.utf8_slice_codeunits(text, 17, 19).cast(pa.int64()), 59)
+    micros = pc.add(start_us.take(pc.index_in(minutes, value_set=distinct)), pc.multiply(seconds, 1_000_000))
+    elapsed = pc.divide(pc.subtract(micros, micros[0]).cast(pa.float64()), 1e6)
+    return micros.cast(UTC_TIMESTAMP), elapsed
+
+
 def _safe_date(y: int, m: int, d: int) -> date | None:
     try:
         return date(y, m, d)
@@ -392,6 +423,12 @@ JSON_CPU_KEYS = {
 }
 
 
+def to_whole(value: float) -> int | None:
+    """A cumulative amount (kB_read ...) as the integer int() makes of it; nan and inf, which no
+    counter can be, are None (int() would raise)."""
+    return int(value) if math.isfinite(value) else None
+
+
 def busy_pct(row: dict) -> float | None:
     """100 - idle - iowait - steal, clamped to 0..100 (the rounding of printed values); a missing
     iowait/steal counts as 0; no idle: unknown. Same rule as the other cpu_samples writers."""
@@ -547,3 +584,36 @@ def busy_column(idle: list[float] | None, iowait: list[float] | None, steal: lis
     zeros = [0.0] * n
     return [round(min(100.0, max(0.0, 100.0 - i - (w or 0.0) - (s or 0.0))), 6)
             for i, w, s in zip(idle, iowait or zeros, steal or zeros)]
+
+
+# --------------------------------------------------------------------------- fields in Arrow
+
+# What str.split() splits on beyond what Arrow's ascii_split_whitespace does.
+_PY_ONLY_SPACE = ("\x1c", "\x1d", "\x1e", "\x1f")
+
+
+def whitespace_fields(lines: list[str], width: int) -> list[pa.Array] | None:
+    """The whitespace-separated fields of lines that have exactly ``width`` fields each, as one
+    Arrow string array per field, split in C; None when a line has another number of fields or
+    the text is not plain ASCII (then str.split() and Arrow might split differently)."""
+    data = "".join(lines)
+    if not data.isascii() or any(c in data for c in _PY_ONLY_SPACE):
+        return None
+    offsets = array("q", [0])
+    offsets.extend(accumulate(map(len, lines)))
+    text = pa.LargeStringArray.from_buffers(len(lines), pa.py_buffer(offsets), pa.py_buffer(data.encode("ascii")))
+    fields = pc.ascii_split_whitespace(pc.ascii_trim_whitespace(text))
+    counts = pc.min_max(pc.list_value_length(fields)).as_py()
+    if counts["min"] != width or counts["max"] != width:
+        return None
+    return [pc.list_element(fields, j) for j in range(width)]
+
+
+def arrow_floats(strings: pa.Array) -> pa.Array | None:
+    """Decimal strings as float64, parsed in C, or None when one is not a number. Arrow reads a
+    subset of what float() reads (not "1_0", " 1" or non-ASCII digits) and reads it the same,
+    correctly rounded: where it gives up, the caller falls back to float()."""
+    try:
+        return strings.cast(pa.float64())
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+        return None

@@ -61,6 +61,7 @@ from iopscope.parsers._sysstat_common import (
     out_of_range,
     repeat_each,
     to_number,
+    to_whole,
     unit_of,
 )
 from iopscope.parsers.base import Columns, ParseError, ParseResult, no_gc
@@ -342,7 +343,7 @@ def _host_columns(stats: list, dates: DateReader, clock: ReportClock, skipped: b
                 return False
             if factor != 1.0:
                 values = list(map(factor.__mul__, values))
-            disk_columns[column] = list(map(int, values)) if is_int else values
+            disk_columns[column] = list(map(to_whole, values)) if is_int else values
     cpu_rows = [c for c in cpu_objects if c is not None]
     cpu_columns: dict[str, list] = {}
     if cpu_rows:
@@ -436,6 +437,6 @@ def _disk_row(disk: dict, sample: dict, cache: dict, warned: set, line: int, res
         if value is not None:
             value *= factor
             if is_int:
-                value = int(value)
+                value = to_whole(value)
         row[column] = value
     return row

@@ -56,7 +56,11 @@ from __future__ import annotations
 
 import math
 import re
-from operator import itemgetter
+from itertools import chain
+from operator import itemgetter, methodcaller
+
+import pyarrow as pa
+import pyarrow.compute as pc
 
 from iopscope.parsers._sysstat_common import (
     CPU_COLUMNS,
@@ -72,6 +76,10 @@ from iopscope.parsers._sysstat_common import (
     looks_like_timestamp,
     out_of_range,
     parse_banner,
+    arrow_floats,
+    iso_stamps,
+    to_whole,
+    whitespace_fields,
 )
 from iopscope.parsers.base import Columns, ParseError, ParseResult, no_gc
 
@@ -142,23 +150,30 @@ def _device_header_tokens(line: str) -> tuple[list[str], bool] | None:
 # --------------------------------------------------------------------------- parse
 
 
+# The three ways through a file, fastest first. Each gives the same result where it applies;
+# tests/python/test_sysstat_fast.py holds every path to the row-by-row one.
+PERIODIC, COLUMNS, ROWS = "periodic", "columns", "rows"
+
+
 def parse(text: str, *, fast: bool = True) -> ParseResult:
     """Read the reports; ``fast=False`` forces the row-by-row path (tests compare the two)."""
     with no_gc():  # the rows hold no cycles: see no_gc()
         if fast:
-            try:
-                return _parse(text, fast=True)
-            except _NeedsRowPath:
-                pass  # a line the column-wise path does not take: read the whole file row by row
-        return _parse(text, fast=False)
+            for path in (PERIODIC, COLUMNS):
+                try:
+                    return _parse(text, path)
+                except _NeedsRowPath:
+                    pass  # a line this path does not take: try the next, slower one
+        return _parse(text, ROWS)
 
 
 class _NeedsRowPath(Exception):
-    """The fast path met a line only the row-by-row path reads (--human values, a device name
-    on its own line, a split report): parse() starts again on that path, so output is the same."""
+    """A fast path met something only a slower path reads (a report unlike the others, --human
+    values, a device name on its own line, a split report): parse() starts again on the next
+    path, so the output is the same whichever path read the file."""
 
 
-def _parse(text: str, fast: bool) -> ParseResult:
+def _parse(text: str, path: str) -> ParseResult:
     result = ParseResult(format=NAME)
     if not text.strip():
         raise ParseError("empty file")
@@ -186,7 +201,10 @@ def _parse(text: str, fast: bool) -> ParseResult:
         result.status = "incomplete"
 
     dates = DateReader(_date_samples(lines))
-    _Reader(result, dates, fast).run(lines)
+    if path == PERIODIC:
+        _read_periodic(lines, result, dates)
+    else:
+        _Reader(result, dates, path == COLUMNS).run(lines)
     if not result.tables.get(DEVICE_TABLE) and not result.tables.get(CPU_TABLE):
         if not result.facts:
             raise ParseError("no iostat report found (no avg-cpu block, no Device header)")
@@ -208,6 +226,263 @@ def _date_samples(lines: list[str]) -> list[str]:
             elif len(line) < 80 and looks_like_timestamp(line):
                 picked.append(line)
     return picked
+
+
+# --------------------------------------------------------------------------- periodic path
+
+
+def _read_periodic(lines: list[str], result: ParseResult, dates: DateReader) -> None:
+    """Read a capture whose reports all have the same shape, column by column, without a loop
+    over lines.
+
+    An iostat run prints one report per interval, each the same lines in the same order: a
+    stamp, the avg-cpu header and its values, the device header, one row per device, blank
+    lines. The first report is taken as a template of P lines; every P-th line after it is then
+    checked in one C-level operation per template line (headers equal, blanks empty, values
+    floats, each row exactly as many fields as its header), and each column is a slice of the
+    tokens of all rows. Anything else (a second banner, a device that comes and goes under -z, a
+    cut report, --human values, groups) raises _NeedsRowPath before the result is touched, and
+    parse() reads the file line by line instead.
+    """
+    start, banner, blanks = _prelude(lines)
+    shape = _template(lines, start)
+    period = shape.period
+    n = -(-(len(lines) - start) // period)          # reports, the last one may lack its blanks
+    pad = n * period - (len(lines) - start)
+    if pad and any(kind != "blank" for kind in shape.kinds[period - pad:]):
+        raise _NeedsRowPath  # the last report is cut short
+    lines = lines + [""] * pad if pad else lines
+    end = start + n * period
+
+    def at(k: int) -> list[str]:
+        """The line at template position k of every report."""
+        return lines[start + k:end:period]
+
+    for k, kind in enumerate(shape.kinds):
+        if kind == "header" and at(k) != [lines[start + k]] * n:
+            raise _NeedsRowPath
+        if kind == "blank" and at(k).count("") != n:
+            raise _NeedsRowPath
+
+    facts: dict = {}
+    if banner is not None:
+        day = dates.parse_date(banner["date_text"])
+        dates.set_base_date(day)
+        facts = {"kernel": banner["kernel"], "hostname": banner["hostname"],
+                 "date": day.isoformat() if day else None, "arch": banner["arch"],
+                 "logical_cpus": banner["logical_cpus"]}
+    base = _report_columns(at(0) if shape.stamped else None, n, dates,
+                           since_boot=banner is not None and blanks < 2)
+
+    tables = {}
+    if shape.cpu is not None:
+        names, k = shape.cpu
+        columns = {}
+        for name, column in zip(names, _arrow_float_columns(at(k), len(names))):
+            if name is not None:
+                columns[name] = column  # a name printed twice: the last one, as on the line path
+        if not all(map(_percentages, columns.values())):
+            raise _NeedsRowPath  # nulls and warnings: the row-by-row path's job
+        plain = {name: columns[name].to_pylist() if name in columns else None
+                 for name in ("idle_pct", "iowait_pct", "steal_pct")}
+        columns["busy_pct"] = busy_column(plain["idle_pct"], plain["iowait_pct"], plain["steal_pct"], n)
+        for key in ("sample_index", "sampled_at", "time_text", "elapsed_s", "is_since_boot"):
+            columns[key] = base[key]
+        hostname = banner["hostname"] if banner else None
+        cpus = banner["logical_cpus"] if banner else None
+        for key, value in (("source_block", "iostat-avg-cpu"), ("cpu", "all"),
+                           ("hostname", hostname), ("logical_cpus", cpus)):
+            columns[key] = [value] * n
+        tables[CPU_TABLE] = Columns(columns, n)
+    if shape.devices is not None:
+        dc, first_row, m = shape.devices
+        rows: list[str] = [""] * (n * m)
+        for j in range(m):                          # report by report, device by device
+            rows[j::m] = at(first_row + j)
+        if any(map(_starts_with_space, rows)):
+            raise _NeedsRowPath  # -g groups (leading space): the line path sets is_group
+        fields = whitespace_fields(rows, len(dc.names) + 1)
+        if fields is None:
+            raise _NeedsRowPath
+        columns = {}
+        # Every printed column must be a number, the ones not kept too (as on the line path).
+        for name, column in zip(dc.names, map(arrow_floats, fields[1:])):
+            if column is None:
+                raise _NeedsRowPath
+            if name is not None:
+                columns[name] = column
+        for name, factor in dc.scaled:
+            columns[name] = pc.multiply(columns[name], factor)
+        for name in dc.int_names:
+            columns[name] = _whole(columns[name])
+        total = n * m
+        columns["device"] = fields[0]
+        columns["is_group"] = pa.repeat(False, total)
+        report = pa.array(_each(list(range(n)), m), pa.int64())  # the report of each row
+        for key, values in base.items():
+            if isinstance(values, pa.Array):
+                columns[key] = values.take(report)
+            elif key == "sampled_at":  # datetimes: Arrow would give aware ones another tzinfo
+                columns[key] = _each(values, m)
+            else:
+                columns[key] = pa.array(values).take(report)
+        columns["layout"] = pa.repeat(dc.layout, total)
+        columns["unit_source"] = pa.repeat(dc.unit, total)
+        tables[DEVICE_TABLE] = Columns(columns, total)
+    if facts:
+        result.facts = facts
+    result.tables.update(tables)
+
+
+def _arrow_float_columns(lines: list[str], width: int) -> list[pa.Array]:
+    fields = whitespace_fields(lines, width)
+    columns = [] if fields is None else list(map(arrow_floats, fields))
+    if fields is None or None in columns:
+        raise _NeedsRowPath
+    return columns
+
+
+def _percentages(column: pa.Array) -> bool:
+    """Every value a finite number within 0..100 (the rounding of printed values allowed)."""
+    if not pc.all(pc.is_finite(column)).as_py():
+        return False
+    bounds = pc.min_max(column).as_py()
+    return bounds["min"] >= -0.05 and bounds["max"] <= 100.05
+
+
+def _whole(column: pa.Array) -> pa.Array:
+    """A cumulative amount as int() makes it (toward zero); anything else is the line path's."""
+    if not pc.all(pc.is_finite(column)).as_py():
+        raise _NeedsRowPath
+    try:
+        return pc.trunc(column).cast(pa.int64())
+    except pa.ArrowInvalid:
+        raise _NeedsRowPath from None
+
+
+def _prelude(lines: list[str]) -> tuple[int, dict | None, int]:
+    """(first line of the first report, the banner or None, empty lines after the banner)."""
+    banner = None
+    i = 0
+    if lines and lines[0].startswith("Linux"):
+        banner = parse_banner(lines[0].strip())
+        if banner is None:
+            raise _NeedsRowPath
+        i = 1
+    while i < len(lines) and not lines[i]:
+        i += 1
+    if i == len(lines):
+        raise _NeedsRowPath
+    return i, banner, i - 1
+
+
+class _Shape:
+    """The template of one report: a kind per line and where its blocks are."""
+
+    __slots__ = ("period", "kinds", "stamped", "cpu", "devices")
+
+    def __init__(self) -> None:
+        self.period = 0
+        self.kinds: list[str] = []      # "stamp", "header", "values", "row" or "blank"
+        self.stamped = False
+        self.cpu: tuple[list, int] | None = None            # (column names, values line)
+        self.devices: tuple[DeviceColumns, int, int] | None = None  # (header, first row, rows)
+
+
+def _template(lines: list[str], start: int) -> _Shape:
+    """The shape of the report at ``start``; its length is where its first header comes again."""
+    first = start if _header(lines[start]) else start + 1
+    if first >= len(lines) or _header(lines[first]) is None:
+        raise _NeedsRowPath
+    try:
+        period = lines.index(lines[first], first + 1) - first
+    except ValueError:
+        period = len(lines) - start  # a single report
+    shape = _Shape()
+    shape.period = period
+    shape.stamped = first > start
+    kinds = shape.kinds = ["stamp"] if shape.stamped else []
+    k = len(kinds)
+    while k < period:
+        line = lines[start + k]
+        if not line:
+            kinds.append("blank")
+            k += 1
+            continue
+        header = _header(line)
+        if header is None or shape.devices is not None or (header[0] == "cpu" and shape.cpu is not None):
+            raise _NeedsRowPath  # not a report of one avg-cpu block then one device block
+        if kinds and kinds[-1] != "blank" and kinds[-1] != "stamp":
+            raise _NeedsRowPath
+        kinds.append("header")
+        if header[0] == "cpu":
+            if k + 1 >= period or not lines[start + k + 1]:
+                raise _NeedsRowPath
+            shape.cpu = (header[1], k + 1)
+            kinds.append("values")
+            k += 2
+            continue
+        rows = 0
+        while k + 1 + rows < period and lines[start + k + 1 + rows]:
+            rows += 1
+        if not rows:
+            raise _NeedsRowPath  # a -z report without devices: other reports will differ
+        shape.devices = (header[1], k + 1, rows)
+        kinds.extend(["row"] * rows)
+        k += 1 + rows
+    if kinds[-1] != "blank":
+        raise _NeedsRowPath  # reports not separated by an empty line
+    return shape
+
+
+def _header(line: str) -> tuple | None:
+    """("cpu", names) or ("dev", DeviceColumns) for a header the periodic path takes, else None."""
+    if line.startswith("avg-cpu"):
+        names = [CPU_COLUMNS.get(t) for t in line.split()[1:]]
+        if not any(names):
+            return None
+        return ("cpu", names)
+    if line.startswith("Device"):
+        header = _device_header_tokens(line)
+        if header is None or not header[1]:
+            return None
+        dc = DeviceColumns(header[0])
+        if dc.unknown:
+            return None  # the line path warns about unknown columns
+        return ("dev", dc)
+    return None
+
+
+_starts_with_space = methodcaller("startswith", " ")
+
+
+def _each(values: list, m: int) -> list:
+    """Each value m times in a row: a per-report column made per-device-row."""
+    return values if m == 1 else list(chain.from_iterable(zip(*([values] * m))))
+
+
+def _report_columns(stamps: list[str] | None, n: int, dates: DateReader, since_boot: bool) -> dict:
+    """The per-report columns the line path puts in each report's base, for n reports."""
+    sampled_at = elapsed = time_text = [None] * n
+    if stamps is not None:
+        time_text = [s.strip() for s in stamps]
+        if any(len(s) > 64 or s.startswith("Linux") for s in time_text):
+            raise _NeedsRowPath
+        iso = iso_stamps(time_text, dates)
+        if iso is not None:
+            sampled_at, elapsed = iso
+        else:
+            sampled_at = list(map(dates.parse_timestamp, time_text))
+            if None in sampled_at:
+                raise _NeedsRowPath  # a stamp not understood: the line path warns
+            first = sampled_at[0]
+            try:
+                elapsed = [(ts - first).total_seconds() for ts in sampled_at]
+            except TypeError:
+                raise _NeedsRowPath from None  # aware and naive stamps in one file
+    return {"sample_index": list(range(n)), "segment_index": [0] * n, "sampled_at": sampled_at,
+            "time_text": time_text, "elapsed_s": elapsed,
+            "is_since_boot": [since_boot] + [False] * (n - 1)}
 
 
 class _Reader:
@@ -304,7 +579,7 @@ class _Reader:
                         for col, factor in scaled:
                             row[col] *= factor
                         for col in ints:
-                            row[col] = int(row[col])
+                            row[col] = to_whole(row[col])
                         row["device"] = name
                         row["is_group"] = group
                         previous = sample_rows.get(name) if merge else None
@@ -516,7 +791,7 @@ class _Reader:
                     return None
                 human = True
                 if col is not None:
-                    row[col] = int(value) if kind and kind.startswith("int-") else value
+                    row[col] = to_whole(value) if kind and kind.startswith("int-") else value
                 continue
             if col is not None:
                 row[col] = value
@@ -524,7 +799,7 @@ class _Reader:
             for col, factor in dc.scaled:
                 row[col] *= factor
             for col, _ in dc.ints:
-                row[col] = int(row[col])
+                row[col] = to_whole(row[col])
         else:
             # Values without a suffix still follow the header's unit.
             for col, kind, token in zip(dc.names, dc.kinds, values):
@@ -534,7 +809,7 @@ class _Reader:
                 if factor:
                     row[col] = row[col] * factor
                 if kind and kind.startswith("int-"):
-                    row[col] = int(row[col])
+                    row[col] = to_whole(row[col])
             row["unit_source"] = "human"
         row["device"] = name
         row["is_group"] = group
@@ -595,7 +870,7 @@ class _DeviceBlock:
         for name, factor in dc.scaled:
             columns[name] = list(map(factor.__mul__, columns[name]))
         for name in dc.int_names:
-            columns[name] = list(map(int, columns[name]))
+            columns[name] = list(map(to_whole, columns[name]))
         columns["device"] = self.names
         columns["is_group"] = self.groups
         for key in (self.bases[0] if self.bases else ()):

@@ -656,7 +656,14 @@ def format_file(fmt_name: str, target_bytes: int, seed: int = 1) -> tuple[str, s
     many stonewalled jobs as needed; fio_log: a per-IO completion-latency log (log_offset=1).
     """
     import dataclasses
+    import importlib
 
+    try:  # formats with a generator module of their own: iopscope.synth.big_<format>
+        own = importlib.import_module(f"iopscope.synth.big_{fmt_name}")
+    except ModuleNotFoundError:
+        own = None
+    if own is not None:
+        return own.big_file(target_bytes, seed)
     if fmt_name == "fio_log":
         rng = random.Random(f"iopscope-synth/{seed}/fio_log")
         lines, t, size = [], 0, 0
