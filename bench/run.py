@@ -334,6 +334,8 @@ def _duckdb_reference(equiv: list[dict], out: Path, fmt_name: str) -> dict[str, 
 
 def big_file_bench(big: Path, raw: Path, scratch: Path, fmt_name: str) -> dict[str, Any]:
     size = big.stat().st_size
+    with big.open("rb") as fh:
+        lines = sum(block.count(b"\n") for block in iter(lambda: fh.read(1 << 20), b""))
     parse = probe(["parse", str(big), "--runs", "2", "--equiv", str(scratch / "equiv")])
     if parse["format"] != fmt_name:
         raise RuntimeError(f"{big} detected as {parse['format']}, expected {fmt_name}")
@@ -344,12 +346,12 @@ def big_file_bench(big: Path, raw: Path, scratch: Path, fmt_name: str) -> dict[s
     ref = _duckdb_reference(parse["equiv"], scratch, fmt_name)
     records = parse["records"]
     out = {
-        "bytes": size, "records": records,
+        "bytes": size, "lines": lines, "records": records,
         "parse": {"cpu_s": round(parse["cpu_s"], 4), "mb_s_cpu": _rate(size / 1e6, parse["cpu_s"]),
                   "records_s_cpu": _rate(records, parse["cpu_s"])},
         "ingest": {"wall_s": round(ingest["wall_s"], 4), "cpu_s": round(ingest["cpu_s"], 4),
                    "mb_s_cpu": _rate(size / 1e6, ingest["cpu_s"]), "mb_s_wall": _rate(size / 1e6, ingest["wall_s"]),
-                   "records_s_cpu": _rate(records, ingest["cpu_s"]),
+                   "records_s_cpu": _rate(records, ingest["cpu_s"]), "lines_s_cpu": _rate(lines, ingest["cpu_s"]),
                    "max_rss_mib": ingest["process"]["max_rss_mib"], "errors": ingest["errors"],
                    "warnings": ingest["warnings"], "steps": ingest["steps"]},
         "cat": cat, "dd_direct": direct, "duckdb": ref,
@@ -788,12 +790,13 @@ def markdown(report: dict[str, Any]) -> str:
         rows = []
         for name, e in report["formats"].items():
             b = e["big"]
-            rows.append([name, round(b["bytes"] / 1e6, 1), b["records"], b["parse"]["mb_s_cpu"], b["ingest"]["mb_s_cpu"],
-                         b["ingest"]["mb_s_wall"], b["ingest"]["records_s_cpu"], b["duckdb"]["records_s_cpu"],
+            rows.append([name, round(b["bytes"] / 1e6, 1), b.get("lines"), b["records"], b["parse"]["mb_s_cpu"],
+                         b["ingest"]["mb_s_cpu"], b["ingest"]["mb_s_wall"], b["ingest"].get("lines_s_cpu"),
+                         b["ingest"]["records_s_cpu"], b["duckdb"]["records_s_cpu"],
                          b["ratio_ingest_vs_duckdb_1t"], b["cat"].get("mb_s"), b["dd_direct"].get("mb_s"),
                          b["ingest"]["max_rss_mib"], b["ingest"]["errors"]])
-        out.append(_table(["format", "MB", "records", "parse MB/s CPU", "ingest MB/s CPU", "ingest MB/s wall",
-                           "ingest rec/s CPU", "DuckDB rec/s (1 thr)", "ratio vs DuckDB", "cat MB/s", "dd direct MB/s",
+        out.append(_table(["format", "MB", "lines", "records", "parse MB/s CPU", "ingest MB/s CPU", "ingest MB/s wall",
+                           "ingest lines/s CPU", "ingest rec/s CPU", "DuckDB rec/s (1 thr)", "ratio vs DuckDB", "cat MB/s", "dd direct MB/s",
                            "peak RSS MiB", "errors"], rows))
         out.append("\nWhere the ingest CPU goes (large file, seconds of CPU):\n\n")
         rows = []

@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 import random
 
+import pyarrow as pa
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -148,6 +149,201 @@ def test_plain_ints_reads_what_int_reads(fields, sep):
         return  # the caller then takes the int() path itself
     assert fast == [int(p) for p in line.split(",")]
     assert all(type(v) is int for v in fast)
+
+
+# --------------------------------------------------------------------------- histogram logs: block path
+
+
+ARROW = (pa.Array, pa.ChunkedArray)
+
+
+def _hist_same(text: str, name: str | None, where: str) -> None:
+    fast = _outcome(fio_histogram_log.parse, text, filename=name)
+    slow = _outcome(fio_histogram_log._parse, text, name, fast=False)
+    assert fast == slow, f"{where} (filename {name})"
+
+
+def _takes_block_path(text: str) -> bool:
+    body = text[:text.rfind("\n") + 1].encode("ascii", errors="replace")
+    try:
+        fio_histogram_log._read_block(body)
+    except fio_histogram_log._NeedsRowPath:
+        return False
+    return True
+
+
+def _big(coarseness: int, size: int = 150_000) -> tuple[str, str]:
+    from iopscope.synth.big_fio_histogram_log import big_file
+
+    return big_file(size, seed=7, coarseness=coarseness)
+
+
+@pytest.mark.parametrize("path", HIST_LOGS, ids=lambda p: p.name)
+def test_histogram_fixtures_take_the_block_path(path):
+    """Otherwise the comparisons would only compare the line path with itself."""
+    text = path.read_text()
+    assert _takes_block_path(text)
+    table = fio_histogram_log.parse(text, filename=path.name).tables["fio_histogram_log_samples"]
+    assert isinstance(table, Columns) and isinstance(table.columns["io_count"], ARROW)
+
+
+@pytest.fixture(params=["1 MB pieces", "small pieces"])
+def pieces(request, monkeypatch):
+    """The block path reads lines in pieces: also with many (small) pieces to a file."""
+    if request.param == "small pieces":
+        monkeypatch.setattr(fio_histogram_log, "PIECE_CHARS", 3000)
+
+
+@pytest.mark.parametrize("coarseness", [0, 4, 6])
+def test_synthetic_histogram_logs_read_the_same_on_both_paths(coarseness, pieces):
+    name, text = _big(coarseness)
+    assert _takes_block_path(text)
+    r = fio_histogram_log.parse(text, filename=name)
+    assert r.status == "complete" and not r.issues
+    table = r.tables["fio_histogram_log_samples"]
+    assert isinstance(table.columns["bin_ns"], ARROW) and len(table) > 1000
+    assert {row["coarseness"] for row in table} == {coarseness}
+    _hist_same(text, name, f"synthetic coarseness {coarseness}")
+    _hist_same(text, None, f"synthetic coarseness {coarseness}")
+
+
+def test_synthetic_histogram_log_cut_anywhere_reads_the_same(pieces):
+    name, text = _big(0, 60_000)
+    rng = random.Random(3)
+    cuts = sorted({rng.randrange(len(text)) for _ in range(60)})
+    for cut in cuts:
+        _hist_same(text[:cut], name, f"cut at {cut}")
+
+
+def _edit_line(text: str, k: int, edit) -> str:
+    lines = text.split("\n")
+    lines[k] = edit(lines[k])
+    return "\n".join(lines)
+
+
+def _set_field(i: int, value: str):
+    def edit(line: str) -> str:
+        fields = line.split(", ")
+        fields[i] = value
+        return ", ".join(fields)
+    return edit
+
+
+# Each edit makes the text something the block path must refuse (the line path then reads it).
+# A field set to a value: (line, field, value).
+FIELD_EDITS = {
+    "empty field": (1, 40, ""), "leading zero": (1, 40, "07"), "double zero": (2, 41, "00"),
+    "plus sign": (1, 40, "+7"), "negative": (1, 40, "-7"), "beyond int64": (1, 40, "99999999999999999999"),
+    "float": (1, 40, "1.5"), "tab": (1, 40, "\t5"), "non-ascii digit": (1, 40, "\u0665"),
+    "time 0": (1, 0, "0"), "first time one digit": (0, 0, "7"), "first time leading zero": (0, 0, "0500"),
+    "first time beyond int64": (0, 0, "99999999999999999999"), "time beyond int64": (2, 0, "99999999999999999999"),
+    "direction 3": (1, 1, "3"), "direction 10": (1, 1, "10"), "block size 0": (1, 2, "0"),
+}
+# A line rewritten: (line, how).
+LINE_EDITS = {
+    "junk line": (2, lambda ln: "garbage " + ln),
+    "blank line": (3, lambda ln: ln + "\n"),
+    "missing field": (1, lambda ln: ln.rsplit(", ", 1)[0]),
+    "extra field": (1, lambda ln: ln + ", 0"),
+    "trailing comma": (0, lambda ln: ln + ","),
+    "no space": (1, lambda ln: ln.replace(", ", ",", 5)),
+    "two spaces": (1, lambda ln: ln.replace(", ", ",  ", 1)),
+    "another bin count": (1, lambda ln: ", ".join(ln.split(", ")[:3 + (ln.count(",") - 2) // 2])),
+    "space before newline": (0, lambda ln: ln + " "),
+}
+FALLBACK_EDITS = {
+    **{what: (lambda t, k=k, i=i, v=v: _edit_line(t, k, _set_field(i, v)))
+       for what, (k, i, v) in FIELD_EDITS.items()},
+    **{what: (lambda t, k=k, how=how: _edit_line(t, k, how)) for what, (k, how) in LINE_EDITS.items()},
+    "crlf": lambda t: t.replace("\n", "\r\n"),
+    "non-ascii junk": lambda t: "# caf\u00e9\n" + t,
+    "leading space": lambda t: " " + t,
+}
+
+
+@pytest.mark.parametrize("what", FALLBACK_EDITS)
+@pytest.mark.parametrize("coarseness", [0, 4])
+def test_histogram_edits_fall_back_and_read_the_same(what, coarseness, pieces):
+    name, text = _big(coarseness, 40_000)
+    edited = FALLBACK_EDITS[what](text)
+    assert edited != text
+    assert not _takes_block_path(edited), what
+    _hist_same(edited, name, what)
+
+
+@pytest.mark.parametrize("what", ["junk line", "leading zero", "missing field", "block size 0", "direction 3"])
+def test_histogram_edits_in_a_later_piece_fall_back(what, monkeypatch):
+    monkeypatch.setattr(fio_histogram_log, "PIECE_CHARS", 3000)
+    name, text = _big(0, 60_000)
+    lines = text.split("\n")
+    k = len(lines) - 7   # the edits touch lines 0-3 of what follows
+    head, tail = "\n".join(lines[:k]) + "\n", "\n".join(lines[k:])
+    edited = head + FALLBACK_EDITS[what](tail)
+    assert edited != text
+    with pytest.raises(fio_histogram_log._NeedsRowPath):
+        fio_histogram_log._parse_block(edited, name)
+    _hist_same(edited, name, what)
+
+
+def test_histogram_edits_the_block_path_keeps_read_the_same(pieces):
+    """Edits that are still fio's layout: the block path must read them, and read them right."""
+    name, text = _big(0, 40_000)
+    keeps = {
+        "big count": _edit_line(text, 1, _set_field(100, "9223372036854775807")),
+        "count above 2**53": _edit_line(text, 2, _set_field(7, "9007199254740993")),
+        "last bin": _edit_line(text, 1, _set_field(-1, "12")),
+        "last bin of the last line": _edit_line(text, -2, _set_field(-1, "12")),   # read in Python
+        "last bins of the last line": _edit_line(text, -2, lambda ln: ln[:-len("0, 0, 0")] + "1, 2, 3"),
+        "first bin": _edit_line(text, 1, _set_field(3, "5")),
+        "trim line": _edit_line(text, 1, _set_field(1, "2")),
+        "no final newline": text.rstrip("\n"),
+        "cut in the last number": text.rstrip("\n")[:-1],
+        "line cut short": text[:len(text) - 300],
+        "odd last line, no newline": text + "1, 2, 3",
+    }
+    for what, variant in keeps.items():
+        assert _takes_block_path(variant), what
+        _hist_same(variant, name, what)
+
+
+HIST_TOKEN = st.one_of(st.just("0"), st.integers(1, 10**6).map(str),
+                       st.sampled_from(["00", "07", "", " 5", "-1", "x", "99999999999999999999", "0"]))
+
+
+@FUZZ
+@given(lines=st.lists(st.tuples(st.integers(10, 10**7), st.integers(0, 3), st.sampled_from([0, 4096, 8192]),
+                                st.lists(st.tuples(st.integers(0, 28), HIST_TOKEN), max_size=6),
+                                st.sampled_from([29, 29, 29, 58])),
+                      min_size=1, max_size=6),
+       end=st.sampled_from(["\n", "", "\n\n"]), cut=st.integers(0, 40))
+def test_histogram_generated_logs_read_the_same(lines, end, cut):
+    """Small logs (29 or 58 bins: coarseness 6 or 5) with random counts and odd tokens."""
+    out = []
+    for time_ms, ddir, bs, counts, nbins in lines:
+        fields = ["0"] * nbins
+        for i, token in counts:
+            fields[i % nbins] = token
+        out.append(", ".join([str(time_ms), str(ddir), str(bs)] + fields))
+    text = "\n".join(out) + end
+    text = text[:len(text) - cut] if cut < len(text) else text
+    _hist_same(text, "g_clat_hist.1.log", "generated")
+
+
+def test_histogram_generator_doctests_and_detection():
+    import doctest
+
+    from iopscope import parsers
+    from iopscope.synth import big_fio_histogram_log
+    from iopscope.synth.generate import format_file
+
+    for module in (big_fio_histogram_log, fio_histogram_log):
+        failures, tried = doctest.testmod(module)
+        assert tried and not failures, module.__name__
+    name, text = format_file("fio_histogram_log", 200_000, 2)
+    assert name.endswith("_clat_hist.1.log") and len(text) >= 200_000
+    module, _ = parsers.detect(text[:parsers.HEAD_BYTES], name, None)
+    assert module is fio_histogram_log
+    assert format_file("fio_histogram_log", 200_000, 2) == (name, text)   # deterministic
 
 
 # --------------------------------------------------------------------------- json+

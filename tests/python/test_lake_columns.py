@@ -185,3 +185,18 @@ def test_columns_missing_are_null_and_row_values_beat_provenance():
     assert got.column("tool_version").null_count == 2
     records = conform(EDGE, [{"s": "x", "run_id": "own"}, {"s": "y"}], PROVENANCE)
     assert records.column("run_id").to_pylist() == ["own", "run-1"]
+
+
+def test_large_parts_use_dictionaries_only_where_values_repeat():
+    """Strings and few-valued columns get a dictionary; many-valued numbers and bools do not
+    (a dictionary there overflows and is thrown away after the work is done)."""
+    import pyarrow as pa
+
+    from iopscope.lake import _dictionary_columns, _writer_options
+
+    n = 20_000
+    table = pa.table({"name": pa.array(["a", "b"] * (n // 2)), "bin": pa.array([i % 50 for i in range(n)]),
+                      "latency": pa.array([i * 1.5 for i in range(n)]), "flag": pa.array([True] * n)})
+    assert _dictionary_columns(table) == ["name", "bin"]
+    assert _writer_options(table)["use_dictionary"] == ["name", "bin"]
+    assert _writer_options(table.slice(0, 10))["use_dictionary"] is False  # small part: none at all

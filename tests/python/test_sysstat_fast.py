@@ -242,3 +242,17 @@ def test_nan_in_a_cumulative_column_is_null_not_a_crash():
     for fast in (True, False):
         row = iostat_json.parse(json.dumps(doc), fast=fast).tables["iostat_device_samples"][0]
         assert row["read_kib"] is None and row["write_kib"] == 2048
+
+
+def test_busy_column_is_busy_pct_row_by_row():
+    """The column form of busy_pct (used by every fast path) agrees on every edge value."""
+    from iopscope.parsers._sysstat_common import busy_column, busy_pct
+
+    edges = [0.0, -0.0, 1e-9, 50.0, 99.99, 100.0, 100.04, 120.0, -3.0, float("nan"), float("inf"), -float("inf")]
+    rnd = random.Random(7)
+    rows = [{"idle_pct": rnd.choice(edges + [rnd.uniform(0, 100)]),
+             "iowait_pct": rnd.choice(edges + [None, rnd.uniform(0, 10)]),
+             "steal_pct": rnd.choice(edges + [None, 0.0])} for _ in range(3000)]
+    got = busy_column(*([r[k] for r in rows] for k in ("idle_pct", "iowait_pct", "steal_pct")), len(rows))
+    assert list(map(repr, got)) == [repr(busy_pct(r)) for r in rows]
+    assert busy_column(None, None, None, 2) == [None, None]

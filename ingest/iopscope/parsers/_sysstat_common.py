@@ -582,8 +582,11 @@ def busy_column(idle: list[float] | None, iowait: list[float] | None, steal: lis
     if idle is None:
         return [None] * n
     zeros = [0.0] * n
-    return [round(min(100.0, max(0.0, 100.0 - i - (w or 0.0) - (s or 0.0))), 6)
-            for i, w, s in zip(idle, iowait or zeros, steal or zeros)]
+    busy = [100.0 - i - (w or 0.0) - (s or 0.0) for i, w, s in zip(idle, iowait or zeros, steal or zeros)]
+    # min(100.0, max(0.0, b)) spelled as max() and min() decide (nan -> 0.0, -0.0 -> 0.0), without
+    # two builtin calls per row: a third of the time on 100,000 rows.
+    busy = [b if b > 0.0 else 0.0 for b in busy]
+    return [round(b if b < 100.0 else 100.0, 6) for b in busy]
 
 
 # --------------------------------------------------------------------------- fields in Arrow

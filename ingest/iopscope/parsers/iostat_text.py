@@ -36,6 +36,14 @@ Variants handled
 * Decimal-comma locales (de_DE: ``13,02``): commas read as decimal points.
 * macOS/BSD and Solaris iostat are detected (so the user gets a reason) and rejected.
 
+How it reads
+------------
+Three paths, fastest first, each giving the same result where it applies: *periodic* (every
+report has the shape of the first: checked and read column by column in C, see
+:func:`_read_periodic`), *columns* (one pass over the lines, rows gathered column-wise) and
+*rows* (one dict per row; reads everything above). A path that meets something it does not
+take hands the whole file to the next one.
+
 Example
 -------
 >>> text = ('Linux 6.1.0 (db1) \\t11/21/2026 \\t_x86_64_\\t(2 CPU)\\n\\n'

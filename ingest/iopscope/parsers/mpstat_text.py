@@ -65,7 +65,8 @@ def detect(head: str, filename: str) -> float:
     return 0.0
 
 
-def parse(text: str) -> ParseResult:
+def parse(text: str, *, fast: bool = True) -> ParseResult:
+    """Read the samples; ``fast=False`` forces the line-by-line reader (tests compare the two)."""
     result = ParseResult(format=NAME)
-    parse_sysstat_text(text, result, source_block="mpstat", since_boot_possible=True)
+    parse_sysstat_text(text, result, source_block="mpstat", since_boot_possible=True, fast=fast)
     return result

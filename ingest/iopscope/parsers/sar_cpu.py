@@ -55,7 +55,8 @@ def detect(head: str, filename: str) -> float:
     return 0.0
 
 
-def parse(text: str) -> ParseResult:
+def parse(text: str, *, fast: bool = True) -> ParseResult:
+    """Read the samples; ``fast=False`` forces the line-by-line reader (tests compare the two)."""
     result = ParseResult(format=NAME)
-    parse_sysstat_text(text, result, source_block="sar", since_boot_possible=False)
+    parse_sysstat_text(text, result, source_block="sar", since_boot_possible=False, fast=fast)
     return result
