@@ -277,8 +277,8 @@ def test_ingest_writes_iostat_rows_and_rejects_bsd(tmp_path):
     (raw / "bsd.out").write_text("    KB/t  tps  MB/s  us sy id\n   16.10   35  0.54   5  2 93\n")
     report = Ingestor(tmp_path / "raw", tmp_path / "lake").run()
     assert any("macOS/BSD iostat output" in e.reason for e in report.errors)
-    dev = pq.read_table(tmp_path / "lake" / DEV / "collection=measured").to_pylist()
+    dev = pq.read_table(tmp_path / "lake" / DEV / "collection=measured", use_threads=False).to_pylist()
     assert sorted((r["parser"], r["sample_index"]) for r in dev) == \
         [("iostat_json", 0), ("iostat_json", 1), ("iostat_text", 0), ("iostat_text", 1), ("iostat_text", 2)]
-    cpu = pq.read_table(tmp_path / "lake" / CPU / "collection=measured").to_pylist()
+    cpu = pq.read_table(tmp_path / "lake" / CPU / "collection=measured", use_threads=False).to_pylist()
     assert {r["source_block"] for r in cpu} == {"iostat-avg-cpu"} and len(cpu) == 5

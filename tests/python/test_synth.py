@@ -185,7 +185,9 @@ def test_single_format_files_parse_cleanly(fmt_name, tmp_path):
     path.write_text(text)
     module, result, _ = parse_file(path)
     assert module.NAME == fmt_name
-    assert [i for i in result.issues] == [] and result.status == "complete" and result.record_count > 0
+    # collectl -scdmn also prints memory, network and disk columns: the one note it gets says so
+    issues = [i for i in result.issues if not (fmt_name == "collectl_plot" and i.reason.startswith("columns not read"))]
+    assert issues == [] and result.status == "complete" and result.record_count > 0
 
 
 def test_synth_command_refuses_the_default_raw_tree(tmp_path):

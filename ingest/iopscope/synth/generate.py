@@ -635,7 +635,9 @@ def _files(root: Path) -> Iterator[Path]:
 
 # ------------------------------------------------------------------------------ single big files
 
-BIG_FORMATS = ("tpcc_mysql", "iostat_text", "iostat_json", "mpstat_json", "fio_json", "fio_log")
+BIG_FORMATS = ("tpcc_mysql", "iostat_text", "iostat_json", "mpstat_json", "fio_json", "fio_log",
+               # these have a generator module of their own (iopscope.synth.big_<format>)
+               "mpstat_text", "sar_cpu", "collectl_plot", "fio_terse", "fio_histogram_log")
 
 
 def _first_campaign(seed: int, kind: str) -> Campaign:
@@ -654,6 +656,8 @@ def format_file(fmt_name: str, target_bytes: int, seed: int = 1) -> tuple[str, s
     tpcc: one long tpcc_start run (1 s intervals); iostat / mpstat: a long capture of an
     8-vCPU host (mpstat -P ALL) with a data and a log device; fio_json: a json+ run with as
     many stonewalled jobs as needed; fio_log: a per-IO completion-latency log (log_offset=1).
+    A format with a module ``iopscope.synth.big_<format>`` (mpstat and sar text, collectl plot
+    files, fio terse and histogram logs) is written by that module's ``big_file``.
     """
     import dataclasses
     import importlib
