@@ -10,7 +10,8 @@ from ``wait4``) and CPU time belong to that task alone. Probes:
                            table; with ``--equiv DIR`` also writes the parsed records as CSV
                            (text formats) or NDJSON (JSON formats) per table: the "equivalent
                            file" DuckDB reads as the reference.
-``duckdb KIND OUT FILE...`` DuckDB ``read_csv`` / ``read_json`` of the files, written to
+``duckdb KIND OUT FILE...`` DuckDB ``read_csv`` / ``read_json`` of the files (``@LIST``: the paths
+                           listed in LIST, one per line), written to
                            Parquet (zstd) as our ingest does; ``--threads`` as DuckDB's setting.
 """
 
@@ -169,7 +170,9 @@ def probe_duckdb(kind: str, out: Path, files: list[str], threads: int, header: b
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    # @FILE stands for the arguments listed in FILE, one per line: 10,000 paths exceed the
+    # kernel's limit on a command line.
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], fromfile_prefix_chars="@")
     sub = ap.add_subparsers(dest="probe", required=True)
     p = sub.add_parser("ingest")
     p.add_argument("raw", type=Path)
