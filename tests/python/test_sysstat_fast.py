@@ -256,3 +256,14 @@ def test_busy_column_is_busy_pct_row_by_row():
     got = busy_column(*([r[k] for r in rows] for k in ("idle_pct", "iowait_pct", "steal_pct")), len(rows))
     assert list(map(repr, got)) == [repr(busy_pct(r)) for r in rows]
     assert busy_column(None, None, None, 2) == [None, None]
+    # The Arrow form of the fast paths (columns without nulls; None: the column is absent).
+    import pyarrow as pa
+
+    from iopscope.parsers._sysstat_common import busy_array
+
+    full = [r for r in rows if r["iowait_pct"] is not None and r["steal_pct"] is not None]
+    idle, iowait, steal = ([r[k] for r in full] for k in ("idle_pct", "iowait_pct", "steal_pct"))
+    for w, s_ in ((iowait, steal), (iowait, None), (None, None)):
+        got = busy_array(pa.array(idle), w and pa.array(w), s_ and pa.array(s_), len(full))
+        assert list(map(repr, got.to_pylist())) == list(map(repr, busy_column(idle, w, s_, len(full))))
+    assert busy_array(None, None, None, 3).to_pylist() == [None] * 3

@@ -24,7 +24,7 @@ from datetime import date, datetime, timedelta, timezone
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from iopscope.parsers._sysstat_common import arrow_floats, whitespace_fields
+from iopscope.parsers._sysstat_common import arrow_floats, busy_array, whitespace_fields
 from iopscope.parsers.base import Columns, ParseError, ParseResult, no_gc
 
 # Canonical percentage columns of cpu_samples, in the order they are documented.
@@ -816,15 +816,7 @@ def _read_periodic(text: str, result: ParseResult, source_block: str, tolerance:
         values[col] = column
     if low < 0.0 or high > 100.0 or pc.max(pc.abs(pc.subtract(total, 100.0))).as_py() > tolerance:
         raise NeedsRowPath  # out of range or not adding up: finish_row() nulls, notes or drops
-    busy = pc.subtract(100.0, values["idle_pct"])
-    for col in ("iowait_pct", "steal_pct"):
-        if col in values:
-            busy = pc.subtract(busy, values[col])
-    busy = pc.if_else(pc.greater(busy, 0.0), busy, 0.0)        # max(0.0, busy)
-    busy = pc.if_else(pc.less(busy, 100.0), busy, 100.0)       # min(100.0, busy)
-    distinct = pc.unique(busy)                                  # a few thousand values at most
-    rounded = pa.array([round(b, 6) for b in distinct.to_pylist()], pa.float64())
-    busy = rounded.take(pc.index_in(busy, value_set=distinct))
+    busy = busy_array(values.get("idle_pct"), values.get("iowait_pct"), values.get("steal_pct"), total_rows)
 
     host = banner.group("host")
     ncpu = int(banner.group("ncpu")) if banner.group("ncpu") else None

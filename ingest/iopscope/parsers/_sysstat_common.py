@@ -589,6 +589,32 @@ def busy_column(idle: list[float] | None, iowait: list[float] | None, steal: lis
     return [round(b if b < 100.0 else 100.0, 6) for b in busy]
 
 
+def busy_array(idle: pa.Array | None, iowait: pa.Array | None, steal: pa.Array | None, n: int) -> pa.Array:
+    """:func:`busy_column` of Arrow float64 columns (None: not in the rows), computed in C: the
+    same subtractions in the same order, the clamp as max() and min() decide, and Python's
+    round() applied once per distinct value (it rounds decimally; Arrow's round does not)."""
+    if idle is None:
+        return pa.nulls(n, pa.float64())
+    busy = pc.subtract(100.0, idle)
+    for column in (iowait, steal):
+        if column is not None:  # x - 0.0 is x, so an absent column is a zero one
+            busy = pc.subtract(busy, column)
+    busy = pc.if_else(pc.greater(busy, 0.0), busy, 0.0)     # max(0.0, b): nan and -0.0 give 0.0
+    busy = pc.if_else(pc.less(busy, 100.0), busy, 100.0)    # min(100.0, b)
+    distinct = pc.unique(busy)
+    rounded = pa.array([round(b, 6) for b in distinct.to_pylist()], pa.float64())
+    return rounded.take(pc.index_in(busy, value_set=distinct))
+
+
+def plain_percentages(column: pa.Array) -> bool:
+    """Every value a finite number within 0..100, give or take the 0.05 of printed rounding:
+    a column no row-by-row reader would null or note."""
+    if not pc.all(pc.is_finite(column)).as_py():
+        return False
+    bounds = pc.min_max(column).as_py()
+    return bounds["min"] >= -0.05 and bounds["max"] <= 100.05
+
+
 # --------------------------------------------------------------------------- fields in Arrow
 
 # What str.split() splits on beyond what Arrow's ascii_split_whitespace does.

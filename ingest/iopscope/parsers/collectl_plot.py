@@ -68,7 +68,7 @@ import pyarrow.compute as pc
 from pyarrow import csv as pa_csv
 
 from iopscope.parsers._cpu_common import PCT_COLUMNS, Timeline, finish_row, parse_date, to_number
-from iopscope.parsers._sysstat_common import arrow_floats
+from iopscope.parsers._sysstat_common import arrow_floats, busy_array, plain_percentages
 from iopscope.parsers.base import Columns, ParseError, ParseResult, no_gc
 
 NAME = "collectl_plot"
@@ -504,11 +504,8 @@ def _percentages(strings: list[pa.Array], names: list[str], n: int) -> dict[str,
     values = {}
     for name, column in zip(names, strings):
         floats = arrow_floats(column)
-        if floats is None or not _all(pc.is_finite(floats)):
-            raise _NeedsRowPath  # not a number (or nan/inf, a null there)
-        bounds = pc.min_max(floats).as_py()
-        if bounds["min"] < -0.05 or bounds["max"] > 100.05:
-            raise _NeedsRowPath
+        if floats is None or not plain_percentages(floats):
+            raise _NeedsRowPath  # not a number, nan/inf (a null there) or out of range (a note)
         values[name] = floats
     total = None
     for name in PCT_COLUMNS:             # finish_row's order: the same sums, bit for bit
@@ -517,16 +514,6 @@ def _percentages(strings: list[pa.Array], names: list[str], n: int) -> dict[str,
     if not _all(pc.not_equal(total, 0.0)) or \
             not _all(pc.less_equal(pc.abs(pc.subtract(total, 100.0)), TOLERANCE)):
         raise _NeedsRowPath  # a row dropped or noted: the row path's job
-    if "idle_pct" in values:
-        busy = pc.subtract(100.0, values["idle_pct"])
-        for name in ("iowait_pct", "steal_pct"):
-            if name in values:
-                busy = pc.subtract(busy, values[name])
-        # min(100, max(0, b)); 100 - idle is never -0.0, so neither is b (no zero sign to mend)
-        busy = pc.min_element_wise(pc.max_element_wise(busy, 0.0), 100.0)
-        if not _all(pc.equal(pc.floor(busy), busy)):
-            busy = pa.array([round(b, 6) for b in busy.to_pylist()], pa.float64())
-    else:
-        busy = pa.nulls(n, pa.float64())
+    busy = busy_array(values.get("idle_pct"), values.get("iowait_pct"), values.get("steal_pct"), n)
     values["busy_pct"] = busy
     return values

@@ -76,6 +76,7 @@ from iopscope.parsers._sysstat_common import (
     DateReader,
     DeviceColumns,
     ReportClock,
+    busy_array,
     busy_column,
     busy_pct,
     human_value,
@@ -84,6 +85,7 @@ from iopscope.parsers._sysstat_common import (
     looks_like_timestamp,
     out_of_range,
     parse_banner,
+    plain_percentages,
     arrow_floats,
     iso_stamps,
     to_whole,
@@ -289,11 +291,10 @@ def _read_periodic(lines: list[str], result: ParseResult, dates: DateReader) -> 
         for name, column in zip(names, _arrow_float_columns(at(k), len(names))):
             if name is not None:
                 columns[name] = column  # a name printed twice: the last one, as on the line path
-        if not all(map(_percentages, columns.values())):
+        if not all(map(plain_percentages, columns.values())):
             raise _NeedsRowPath  # nulls and warnings: the row-by-row path's job
-        plain = {name: columns[name].to_pylist() if name in columns else None
-                 for name in ("idle_pct", "iowait_pct", "steal_pct")}
-        columns["busy_pct"] = busy_column(plain["idle_pct"], plain["iowait_pct"], plain["steal_pct"], n)
+        columns["busy_pct"] = busy_array(columns.get("idle_pct"), columns.get("iowait_pct"),
+                                         columns.get("steal_pct"), n)
         for key in ("sample_index", "sampled_at", "time_text", "elapsed_s", "is_since_boot"):
             columns[key] = base[key]
         hostname = banner["hostname"] if banner else None
@@ -348,14 +349,6 @@ def _arrow_float_columns(lines: list[str], width: int) -> list[pa.Array]:
     if fields is None or None in columns:
         raise _NeedsRowPath
     return columns
-
-
-def _percentages(column: pa.Array) -> bool:
-    """Every value a finite number within 0..100 (the rounding of printed values allowed)."""
-    if not pc.all(pc.is_finite(column)).as_py():
-        return False
-    bounds = pc.min_max(column).as_py()
-    return bounds["min"] >= -0.05 and bounds["max"] <= 100.05
 
 
 def _whole(column: pa.Array) -> pa.Array:
