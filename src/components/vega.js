@@ -66,14 +66,27 @@ export function vegaChart(spec, {rows, empty = "No data matches the current sele
       container.view = result.view;
       if (shape) drawn.set(key, {shape, container});
       resolveReady(result);
+    }, (error) => {
+      // A chart that cannot be drawn says so in its slot (and in the console, where the browser
+      // tests look), rather than staying blank and pending for ever.
+      container.classList.remove("pending");
+      const note = document.createElement("p");
+      note.className = "chart-error";
+      note.textContent = `${title ? `${title}: ` : ""}this chart could not be drawn (${error?.message ?? error}).`;
+      target.replaceChildren(note);
+      container.dataset.failed = "true";
+      container.dataset.renderedAt = String(performance.now());
+      console.error("vega-embed:", error);
+      resolveReady(null);
     });
   };
   // Charts are drawn when they come near the viewport: a page of ten charts draws the first
   // ones at once, and a filter change redraws only what can be seen.
   if (observer) {
     container.classList.add("pending");
-    pending.set(container, draw);
+    pending.set(container, {draw, since: performance.now()});
     observer.observe(container);
+    scheduleSweep();
   } else {
     draw();
   }
@@ -95,16 +108,55 @@ function shapeOf(spec, renderer) {
   return renderer + JSON.stringify({...spec, data: null});
 }
 
-const pending = new WeakMap();
+// container -> {draw, since}: charts created but not drawn yet.
+const pending = new Map();
+const REACH_PX = 100;
+
+function drawPending(container) {
+  const entry = pending.get(container);
+  if (!entry) return;
+  observer.unobserve(container);
+  pending.delete(container);
+  entry.draw();
+}
+
 const observer = typeof IntersectionObserver === "undefined" ? null : new IntersectionObserver((entries) => {
-  for (const entry of entries) {
-    if (!entry.isIntersecting) continue;
-    observer.unobserve(entry.target);
-    const draw = pending.get(entry.target);
-    pending.delete(entry.target);
-    draw?.();
+  for (const entry of entries) if (entry.isIntersecting) drawPending(entry.target);
+}, {rootMargin: `${REACH_PX}px 0px`});
+
+// IntersectionObserver reports only in the browser's rendering steps. A renderer that produces
+// no frames for a while (seen in headless Chromium; the Observable runtime waits on frames too,
+// but its cells had already run) never calls it, and a chart in plain view stays blank. So a
+// slow timer also draws the pending charts within reach of the viewport. It runs only while
+// charts are pending, and forgets ones that were replaced before they ever drew.
+const SWEEP_MS = 250;
+const FORGET_DETACHED_MS = 10000;
+let sweepTimer = null;
+
+function scheduleSweep() {
+  if (sweepTimer === null && pending.size) sweepTimer = setTimeout(sweep, SWEEP_MS);
+}
+
+function sweep() {
+  sweepTimer = null;
+  const now = performance.now();
+  for (const [container, {since}] of [...pending]) {
+    if (!container.isConnected) {
+      if (now - since > FORGET_DETACHED_MS) {
+        observer.unobserve(container);
+        pending.delete(container);
+      }
+      continue;
+    }
+    if (withinReach(container.getBoundingClientRect())) drawPending(container);
   }
-}, {rootMargin: "100px 0px"});
+  scheduleSweep();
+}
+
+/** Whether a box is shown (not inside display: none) and within REACH_PX of the viewport. */
+function withinReach(rect, height = globalThis.innerHeight) {
+  return rect.width > 0 && rect.top < height + REACH_PX && rect.bottom > -REACH_PX;
+}
 
 function slug(text) {
   return String(text).toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "").slice(0, 80) || "chart";

@@ -54,8 +54,10 @@ export async function launchBrowser() {
  * Open `path` on the local server and record every problem. Returns {page, problems, close}.
  * `ready` is a selector that must appear (e.g. a rendered chart) before the check ends.
  */
-export async function openPage(browser, baseUrl, path, {ready = null, timeout = 15000} = {}) {
+export async function openPage(browser, baseUrl, path, {ready = null, timeout = 15000, init = null} = {}) {
   const context = await browser.newContext({viewport: {width: 1280, height: 900}});
+  // `init`: a script run in the page before its own (e.g. to take a browser feature away)
+  if (init) await context.addInitScript(init);
   const page = await context.newPage();
   const problems = [];
   const origin = new URL(baseUrl).origin;
@@ -158,10 +160,39 @@ export async function drawAllCharts(page, {timeout = 15000} = {}) {
   }), timeout, "scrolling through the page");
   // Charts created after the scroll passed them (a cell waiting on a fetch) are brought into
   // view one by one until none is left waiting.
-  await page.waitForFunction(() => {
-    const waiting = [...document.querySelectorAll(".vega-chart")].filter((c) => !c.dataset.rendered && !c.dataset.empty);
-    waiting[0]?.scrollIntoView({block: "center"});
-    return waiting.length === 0;
-  }, null, {timeout, polling: 100});
+  try {
+    await page.waitForFunction(() => {
+      const waiting = [...document.querySelectorAll(".vega-chart")].filter((c) => !c.dataset.rendered && !c.dataset.empty && !c.dataset.failed);
+      waiting[0]?.scrollIntoView({block: "center"});
+      return waiting.length === 0;
+    }, null, {timeout, polling: 100});
+  } catch (error) {
+    throw new Error(`charts still not drawn after ${timeout} ms: ${await chartDiagnosis(page)}`, {cause: error});
+  }
   await within(page.evaluate(() => scrollTo(0, 0)), timeout, "scrolling back to the top");
+}
+
+/**
+ * What a page that did not finish drawing looks like: which chart slots wait, where they are,
+ * and whether the renderer still produces frames (IntersectionObserver and the Observable
+ * runtime both wait on frames; timers do not).
+ */
+async function chartDiagnosis(page) {
+  try {
+    return await within(page.evaluate(async () => {
+      const frame = await Promise.race([
+        new Promise((r) => requestAnimationFrame(() => r("ticks"))),
+        new Promise((r) => setTimeout(() => r("no frame within 1 s"), 1000))
+      ]);
+      const waiting = [...document.querySelectorAll(".vega-chart")].filter((c) => !c.dataset.rendered && !c.dataset.empty && !c.dataset.failed)
+        .map((c) => {
+          const box = c.getBoundingClientRect();
+          return `${c.closest("[id]")?.id ?? "?"} (${c.className}, top ${Math.round(box.top)}, ${Math.round(box.width)}x${Math.round(box.height)})`;
+        });
+      return `${waiting.length} waiting: ${waiting.join(", ")}; animation frame: ${frame}; ` +
+        `visibility ${document.visibilityState}, viewport ${innerWidth}x${innerHeight}, scrollY ${Math.round(scrollY)}`;
+    }), 5000, "diagnosing");
+  } catch (error) {
+    return `no diagnosis (${error.message.split("\n")[0]})`;
+  }
 }
