@@ -147,8 +147,11 @@ async function capture(page, name) {
 /**
  * Charts draw when they come near the viewport: scroll through the whole page, then wait until
  * every chart slot holds a drawn chart or an explanation (none left pending or blank).
+ * The time allowed is generous because CI machines are slower than ours and a page's cells may
+ * redraw a chart several times while its data arrives; how fast pages draw is measured by
+ * bench/site_budget.mjs, not here. A page that does not finish says why (chartDiagnosis).
  */
-export async function drawAllCharts(page, {timeout = 15000} = {}) {
+export async function drawAllCharts(page, {timeout = 30000} = {}) {
   // (plain timers, not requestAnimationFrame, which a renderer may stop serving; the charts'
   // IntersectionObserver fires on scroll either way)
   await within(page.evaluate(async () => {
