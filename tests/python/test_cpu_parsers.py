@@ -252,6 +252,19 @@ def test_cut_short_minified_json_is_salvaged():
     assert rows[0]["sampled_at"].isoformat() == "2021-05-19T10:00:00"
 
 
+@pytest.mark.parametrize("damage", ["\t", "\\x", "\\u12"])
+def test_a_damaged_string_in_a_cut_document_is_salvaged_not_a_crash(damage):
+    # Found by tests/tools/fuzz_fast_paths.py: a raw tab (or a bad escape) inside a host string
+    # of a damaged document made the salvage's json.loads raise out of parse().
+    text = (FIXTURES / "mpstat/mpstat-12.6.1/mpstat_json_P_ALL.json").read_text()
+    text = text.replace('"sysname": "Linux"', f'"sysname": "Li{damage}nux"', 1)
+    assert text.count(damage) >= 1
+    for fast in (True, False):
+        result = mpstat_json.parse(text, fast=fast)
+        assert result.status == "incomplete" and result.tables["cpu_samples"]
+        assert result.issues[0].severity == "error" and "damaged" in result.issues[0].reason
+
+
 def test_several_hosts_keep_their_own_names_and_dates():
     host = lambda name, day: {"nodename": name, "number-of-cpus": 2, "date": day, "statistics": [
         {"timestamp": "10:00:00", "cpu-load": [{"cpu": "all", "usr": 1.0, "idle": 99.0}]},

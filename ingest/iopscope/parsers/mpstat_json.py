@@ -117,7 +117,12 @@ def _salvage(text: str) -> list[dict]:
     block = None
     for m in _SALVAGE.finditer(text):
         if m.group("key"):
-            key, value = m.group("key"), json.loads(m.group("value"))
+            key = m.group("key")
+            try:
+                # strict=False: a raw tab in a string is a damaged file, not a reason to crash
+                value = json.loads(m.group("value"), strict=False)
+            except json.JSONDecodeError:
+                value = None  # a bad escape ("\x"): the key is known, its value is not
             if key == "nodename" or host is None:
                 host = {"statistics": []}
                 hosts.append(host)

@@ -1,0 +1,50 @@
+"""A short, seeded run of the differential fuzzer of the fast paths (tests/tools/fuzz_fast_paths.py).
+
+Each format's real files are mutated a few hundred times; the fast and the line-by-line path
+must neither crash nor differ. The long runs are done by hand (see the tool's docstring); this
+keeps the tool itself working and catches a fast path that breaks on ordinary edits.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import random
+from pathlib import Path
+
+import pytest
+
+TOOL = Path(__file__).resolve().parents[1] / "tools" / "fuzz_fast_paths.py"
+_spec = importlib.util.spec_from_file_location("fuzz_fast_paths", TOOL)
+fuzz = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(fuzz)
+
+CASES_PER_FORMAT = 300
+
+
+@pytest.mark.parametrize("fmt", fuzz.FORMATS)
+def test_fast_and_line_paths_agree_on_mutated_files(fmt):
+    found = list(fuzz.findings(fmt, seed=2026, cases=CASES_PER_FORMAT))
+    assert not found, f"{len(found)} finding(s); first, from {found[0][0]}: {found[0][2]}"
+
+
+def test_mutations_change_the_text_and_keep_it_text():
+    rng = random.Random(1)
+    base = "Linux 6.1.0 (host)\n\nhdr a b c\nrow 1.00 2.00 3.00\nrow 4.00 5.00 6.00\n"
+    variants = [fuzz.mutate(rng, base) for _ in range(200)]
+    assert sum(v != base for v in variants) > 150
+    assert all(isinstance(v, str) for v in variants)
+
+
+def test_a_crash_is_a_finding(monkeypatch):
+    # The fuzzer must report an exception that is not a ParseError, not swallow it.
+    module = fuzz.get("sar_cpu")
+    real = module.parse
+
+    def crashing(text, *, fast=True):
+        if fast:
+            raise OverflowError("planted")
+        return real(text, fast=fast)
+
+    monkeypatch.setattr(module, "parse", crashing)
+    found = list(fuzz.findings("sar_cpu", seed=1, cases=3))
+    assert len(found) == 3 and all("OverflowError('planted')" in what for _, _, what in found)

@@ -1,0 +1,185 @@
+"""Differential fuzzer of the parsers' fast paths: mutate real files, compare both paths.
+
+Every parser with a fast (column-wise) path keeps its line-by-line reader as the reference, and
+``parse(text, fast=False)`` forces that reader. This tool takes the fixtures and corpus files of
+a format (plus one synthetic capture), applies a few random line-level edits (a line repeated,
+dropped, swapped, emptied or cut; a field replaced by an odd number such as ``nan``, ``1e5`` or a
+20-digit integer; a character deleted or inserted), cuts the text at random now and then, and
+requires:
+
+* neither path raises anything but ParseError;
+* both paths give the same status, issues, facts and rows, value for value.
+
+A finding is written to ``--out`` (the mutated text) and printed. The pytest smoke run
+(``tests/python/test_fuzz_fast_paths.py``) runs a few hundred cases per format with a fixed
+seed; run it longer by hand after changing a fast path::
+
+    .venv/bin/python tests/tools/fuzz_fast_paths.py collectl_plot --seconds 120
+
+(It found a crash of the collectl fast path on epoch stamps past the year 2255, where Arrow
+refuses to turn int64 microseconds into float64: see test_collectl_fast.py.)
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+import traceback
+from collections.abc import Iterator
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "tests" / "python"))
+
+from conftest import CORPUS, FIXTURES  # noqa: E402
+from test_sysstat_fast import _outcome  # noqa: E402  (the comparison every fast-path test uses)
+
+from iopscope.parsers import ParseError, get  # noqa: E402
+from iopscope.synth.generate import format_file  # noqa: E402
+
+# Fixture folder and file-name patterns of each format with a fast path.
+SEEDS = {
+    "iostat_text": [("iostat", "*.txt")],
+    "iostat_json": [("iostat", "*.json")],
+    "mpstat_text": [("mpstat", "*.txt")],
+    "mpstat_json": [("mpstat", "*.json")],
+    "sar_cpu": [("sar", "*.txt")],
+    "collectl_plot": [("collectl", "*")],
+    "fio_terse": [("fio", "*terse*"), ("fio", "*minimal*")],
+    "fio_histogram_log": [("fio", "*hist*")],
+}
+FORMATS = sorted(SEEDS)
+ODD_VALUES = ["0", "0.00", "-1", "nan", "inf", "-0.00", "100.01", "1e5", "12,5",
+              "99999999999999999999", "", "x", "1.", ".5", "+3"]
+INSERTED = " \t0.9-:,;aA\u00a0"
+MAX_CORPUS_BYTES = 2_000_000
+
+
+def seed_texts(fmt: str) -> list[tuple[str, str]]:
+    """(name, text) of every fixture of the format, every corpus file its parser reads, and a
+    small synthetic capture."""
+    module = get(fmt)
+    texts = []
+    for folder, pattern in SEEDS[fmt]:
+        for path in sorted((FIXTURES / folder).rglob(pattern)):
+            if path.is_file() and not path.name.endswith((".expected.json", ".md")):
+                texts.append((str(path.relative_to(ROOT)), path.read_text(encoding="utf-8", errors="replace")))
+    if CORPUS.is_dir():
+        for path in sorted(CORPUS.rglob("*")):
+            if not path.is_file() or path.name.endswith(".md") or path.stat().st_size > MAX_CORPUS_BYTES:
+                continue
+            try:
+                text = path.read_text(encoding="utf-8")
+                module.parse(text, fast=False)
+            except (UnicodeDecodeError, ParseError):
+                continue
+            except Exception:  # noqa: BLE001 - a crash of the reference is a finding of its own
+                pass
+            texts.append((f"corpus/{path.relative_to(CORPUS)}", text))
+    texts.append(("synthetic", format_file(fmt, 30_000, seed=7)[1]))
+    return texts
+
+
+def mutate(rng: random.Random, text: str) -> str:
+    """One to three line-level edits, and a cut at a random offset one time in five."""
+    lines = text.split("\n")
+    for _ in range(rng.randint(1, 3)):
+        if not lines:
+            break
+        i = rng.randrange(len(lines))
+        line = lines[i]
+        edit = rng.randrange(10)
+        if edit == 0:
+            lines.insert(i, lines[rng.randrange(len(lines))])
+        elif edit == 1:
+            del lines[i]
+        elif edit == 2:
+            lines.insert(i, "")
+        elif edit == 3 and line:
+            semicolons = ";" in line
+            tokens = line.replace(";", " ; ").split(" ") if semicolons else line.split(" ")
+            j = rng.randrange(len(tokens))
+            if tokens[j]:
+                tokens[j] = rng.choice(ODD_VALUES)
+            lines[i] = " ".join(tokens).replace(" ; ", ";") if semicolons else " ".join(tokens)
+        elif edit == 4 and line:
+            j = rng.randrange(len(line))
+            lines[i] = line[:j] + line[j + 1:]
+        elif edit == 5 and line:
+            j = rng.randrange(len(line))
+            lines[i] = line[:j] + rng.choice(INSERTED) + line[j:]
+        elif edit == 6:
+            j = rng.randrange(len(lines))
+            lines[i], lines[j] = lines[j], lines[i]
+        elif edit == 7:
+            lines[i] = line.replace(":", "", 1) if rng.random() < 0.5 else line.upper()
+        elif edit == 8:
+            del lines[i:]
+        elif edit == 9 and line:
+            lines[i] = line + rng.choice([" ", "  1.00", " extra", "\r"])
+    out = "\n".join(lines)
+    if rng.random() < 0.2:
+        out = out[:rng.randrange(len(out) + 1)]
+    return out
+
+
+def findings(fmt: str, *, seed: int = 0, cases: int | None = None,
+             seconds: float | None = None) -> Iterator[tuple[str, str, str]]:
+    """(seed name, mutated text, what went wrong) for each case where the paths crash or differ;
+    stops after ``cases`` cases or ``seconds`` seconds, whichever is given."""
+    module = get(fmt)
+    texts = seed_texts(fmt)
+    rng = random.Random(f"{fmt}/{seed}")
+    deadline = time.monotonic() + seconds if seconds is not None else None
+    done = 0
+    while (cases is None or done < cases) and (deadline is None or time.monotonic() < deadline):
+        name, base = rng.choice(texts)
+        text = mutate(rng, base)
+        done += 1
+        outcomes = []
+        for fast in (True, False):
+            try:
+                outcomes.append(_outcome(module, text, fast))
+            except Exception as exc:  # noqa: BLE001 - anything but ParseError is a finding
+                path = "fast" if fast else "line-by-line"
+                yield name, text, f"{path} path raised {exc!r}\n{traceback.format_exc(limit=4)}"
+                break
+        else:
+            if outcomes[0] != outcomes[1]:
+                yield name, text, _first_difference(*outcomes)
+
+
+def _first_difference(fast, slow) -> str:
+    labels = ("status", "status_reason", "tool_version", "facts", "issues", "tables")
+    if not (isinstance(fast, tuple) and isinstance(slow, tuple)) or len(fast) != len(slow):
+        return f"paths differ: fast {str(fast)[:300]} | line-by-line {str(slow)[:300]}"
+    for label, a, b in zip(labels, fast, slow):
+        if a != b:
+            return f"paths differ in {label}: fast {str(a)[:300]} | line-by-line {str(b)[:300]}"
+    return "paths differ"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("formats", nargs="*", default=FORMATS, help=f"default: all of {', '.join(FORMATS)}")
+    parser.add_argument("--seconds", type=float, default=60.0, help="per format (default 60)")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--out", type=Path, default=Path("/tmp/iopscope-fuzz"), help="where findings are written")
+    args = parser.parse_args(argv)
+    total = 0
+    for fmt in args.formats:
+        count = 0
+        for count, (name, text, what) in enumerate(findings(fmt, seed=args.seed, seconds=args.seconds), 1):
+            args.out.mkdir(parents=True, exist_ok=True)
+            saved = args.out / f"{fmt}-{args.seed}-{count}.txt"
+            saved.write_text(text, encoding="utf-8")
+            print(f"{fmt}: from {name}: {what.splitlines()[0]} (text: {saved})", flush=True)
+        print(f"{fmt}: {count} finding(s) in {args.seconds:g} s", flush=True)
+        total += count
+    return 1 if total else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
