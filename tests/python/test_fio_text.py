@@ -260,6 +260,18 @@ def test_unknown_lines_become_warnings_with_line_numbers():
     assert [(i.line, i.severity) for i in r.issues] == [(7, "warning")]
 
 
+@pytest.mark.parametrize("usr", ["6.50.", "13..82", "3.8.39"])
+def test_a_damaged_cpu_line_is_a_warning_not_a_crash(usr):
+    # Found by mutating fixtures: "usr=[\d.]+" matched "6.50." and float() raised out of parse().
+    text = (CAPTURES / "text-single-randread.txt").read_text()
+    line = next(l for l in text.splitlines() if l.lstrip().startswith("cpu") and "usr=" in l)
+    damaged = text.replace(line, line.replace(line.split("usr=")[1].split("%")[0], usr, 1), 1)
+    r = fio_text.parse(damaged)
+    lineno = damaged.splitlines().index(line.replace(line.split("usr=")[1].split("%")[0], usr, 1)) + 1
+    assert any(i.line == lineno for i in r.issues), r.issues
+    assert [job["usr_cpu_pct"] for job in r.tables["fio_jobs"]] == [None]  # not read, not guessed
+
+
 def test_several_headers_in_one_group_without_group_reporting():
     text = ("a: (g=0): rw=read, bs=4K-4K/4K-4K/4K-4K, ioengine=sync, iodepth=1\n"
             "b: (g=0): rw=write, bs=64K-64K/64K-64K/64K-64K, ioengine=sync, iodepth=2\n"

@@ -111,7 +111,7 @@ _PCT_PAIR = re.compile(r"(\d+(?:\.\d+)?)th=\[\s*(\d+(?:\.\d+)?)\s*\]")
 _BW_STAT = re.compile(r"^\s+bw\s*\(\s*(?P<unit>[KMGTkP]?i?B)\s*/s\)\s*:\s*(?P<kv>min=.*)$")
 _IOPS_STAT = re.compile(r"^\s+iops\s*:\s*(?P<kv>min=.*)$")
 _LAT_DIST = re.compile(r"^\s+lat\s*\((?:nsec|usec|msec|sec)\)\s*:\s*(?:>=|<=|<|>)?\s*\d+=")
-_CPU = re.compile(r"^\s+cpu\s*:\s*usr=(?P<usr>[\d.]+)%,\s*sys=(?P<sys>[\d.]+)%,\s*ctx=(?P<ctx>\d+),"
+_CPU = re.compile(r"^\s+cpu\s*:\s*usr=(?P<usr>\d+(?:\.\d+)?)%,\s*sys=(?P<sys>\d+(?:\.\d+)?)%,\s*ctx=(?P<ctx>\d+),"
                   r"\s*majf=(?P<majf>\d+),\s*minf=(?P<minf>\d+)")
 _IGNORED_JOB_LINE = re.compile(r"^\s+(?:IO depths|submit|complete|latency|Description|clat prio|"
                                r"lat prio|slat prio)\s*:")
