@@ -254,7 +254,7 @@ def test_cut_short_minified_json_is_salvaged():
 
 @pytest.mark.parametrize("damage", ["\t", "\\x", "\\u12"])
 def test_a_damaged_string_in_a_cut_document_is_salvaged_not_a_crash(damage):
-    # Found by tests/tools/fuzz_fast_paths.py: a raw tab (or a bad escape) inside a host string
+    # Found by tests/tools/fuzz_parsers.py: a raw tab (or a bad escape) inside a host string
     # of a damaged document made the salvage's json.loads raise out of parse().
     text = (FIXTURES / "mpstat/mpstat-12.6.1/mpstat_json_P_ALL.json").read_text()
     text = text.replace('"sysname": "Linux"', f'"sysname": "Li{damage}nux"', 1)

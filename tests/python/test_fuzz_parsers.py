@@ -1,8 +1,8 @@
-"""A short, seeded run of the differential fuzzer of the fast paths (tests/tools/fuzz_fast_paths.py).
+"""A short, seeded run of the mutation fuzzer of the parsers (tests/tools/fuzz_parsers.py).
 
-Each format's real files are mutated a few hundred times; the fast and the line-by-line path
-must neither crash nor differ. The long runs are done by hand (see the tool's docstring); this
-keeps the tool itself working and catches a fast path that breaks on ordinary edits.
+Each format's real files are mutated a few hundred times: no parser may crash, and a fast path
+must read what its line-by-line reader reads. The long runs are done by hand (see the tool's
+docstring); this keeps the tool working and catches a parser that breaks on ordinary edits.
 """
 
 from __future__ import annotations
@@ -13,8 +13,10 @@ from pathlib import Path
 
 import pytest
 
-TOOL = Path(__file__).resolve().parents[1] / "tools" / "fuzz_fast_paths.py"
-_spec = importlib.util.spec_from_file_location("fuzz_fast_paths", TOOL)
+from iopscope import parsers
+
+TOOL = Path(__file__).resolve().parents[1] / "tools" / "fuzz_parsers.py"
+_spec = importlib.util.spec_from_file_location("fuzz_parsers", TOOL)
 fuzz = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(fuzz)
 
@@ -22,7 +24,7 @@ CASES_PER_FORMAT = 300
 
 
 @pytest.mark.parametrize("fmt", fuzz.FORMATS)
-def test_fast_and_line_paths_agree_on_mutated_files(fmt):
+def test_no_crash_and_paths_agree_on_mutated_files(fmt):
     found = list(fuzz.findings(fmt, seed=2026, cases=CASES_PER_FORMAT))
     assert not found, f"{len(found)} finding(s); first, from {found[0][0]}: {found[0][2]}"
 
@@ -33,6 +35,13 @@ def test_mutations_change_the_text_and_keep_it_text():
     variants = [fuzz.mutate(rng, base) for _ in range(200)]
     assert sum(v != base for v in variants) > 150
     assert all(isinstance(v, str) for v in variants)
+
+
+def test_every_parser_is_fuzzed_and_fast_paths_are_compared():
+    assert set(fuzz.FORMATS) == set(parsers.PARSERS), "a parser the fuzzer does not know"
+    assert fuzz.has_fast_path(fuzz.get("iostat_text")) and not fuzz.has_fast_path(fuzz.get("tpcc_mysql"))
+    for fmt in fuzz.FORMATS:
+        assert fuzz.seed_texts(fmt), f"{fmt}: no file to mutate"
 
 
 def test_a_crash_is_a_finding(monkeypatch):
