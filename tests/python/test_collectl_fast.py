@@ -80,6 +80,63 @@ def test_every_cut_of_a_synthetic_capture_reads_the_same(capture):
         assert_same(collectl_plot, text[:cut], f"a cut at byte {cut}")
 
 
+def _cuts_in_last_row(text: str) -> list[tuple[str, int]]:
+    """The text cut inside its last row (what a killed collectl leaves, as file output is
+    block-buffered): at every 5th offset and the last few, with each cut's line number."""
+    body = text.rstrip("\n")
+    begin = body.rfind("\n") + 1
+    cuts = sorted({*range(begin + 1, len(body), 5), *range(len(body) - 3, len(body))})
+    return [(body[:cut], body.count("\n") + 1) for cut in cuts]
+
+
+@pytest.mark.parametrize("variant", ["space", "comma", "epoch", "per-cpu"])
+def test_a_row_cut_short_at_the_end_takes_the_column_path_and_reads_the_same(capture, variant):
+    """The rows before a cut last row are read column-wise; the cut row gets the row loop's
+    warning at its line number, after the header's note, and makes the file incomplete."""
+    text = capture[:8_000].rsplit("\n", 1)[0] + "\n"
+    text = {"space": text, "comma": _separated(text, ","), "epoch": _utc(text),
+            "per-cpu": _per_cpu(text)}[variant]
+    width = len(text.rstrip("\n").rsplit("\n", 1)[1].split("," if variant == "comma" else None))
+    taken = 0
+    for cut, line in _cuts_in_last_row(text):
+        assert_same(collectl_plot, cut, f"{variant} capture cut at byte {len(cut)}")
+        fields = len(cut.rsplit("\n", 1)[1].split("," if variant == "comma" else None))
+        if fields == width:
+            continue   # cut inside the last value: a row the loop reads (or warns about)
+        result = collectl_plot.parse(cut)
+        assert isinstance(result.tables["cpu_samples"], Columns), f"row path for a cut at byte {len(cut)}"
+        assert (result.status, result.status_reason) == ("incomplete", "the last row is cut short")
+        assert (result.issues[-1].line, result.issues[-1].reason) == (
+            line, f"row has {fields} fields, the header has {width}: skipped")
+        taken += 1
+    assert taken > 5
+
+
+def test_odd_last_lines_without_a_newline_read_the_same(capture):
+    """A last line the column path cannot add by itself sends the file to the row path; the
+    ones it can (blank, or rows) stay on the column path."""
+    text = capture[:20_000].rsplit("\n", 1)[0] + "\n"
+    fall_back = {
+        "a comment": text + "# a comm",
+        "a header": text + "#Date Time [CPU]Us",
+        "a waiting line": text + "waiting for 1 second sample",
+        "a cut row after a junk line": _edit_row(text, 3, lambda r: "junk") + "20261121 06:",
+        "a cut row after a carriage return": text.replace("\n", "\r", 1) + "20261121 06:",
+        "a cut row after a header alone": text[:text.index("\n", text.index("#Date Time ")) + 1] + "2026",
+    }
+    keep = {
+        "spaces": text + "   ",
+        "a cut row of one field": text + "2026112",
+        "a cut row with two spaces": text + "20261121  06:00",
+        "a cut row with a tab": text + "20261121\t06:00",
+        "a cut row with a trailing space": text + "20261121 06:00:00 ",
+        "a cut 'waiting' line": text + "waiting fo",
+    }
+    for label, variant in {**fall_back, **keep}.items():
+        assert_same(collectl_plot, variant, label)
+        assert (_reads_as_rows(variant) is False) is (label in keep), label
+
+
 def _rows(text: str) -> tuple[str, list[str]]:
     """(everything up to and with the header, the data rows)."""
     head, _, body = text.partition("\n#Date Time ")
@@ -201,6 +258,10 @@ def test_edited_variants_fall_back_to_the_row_path_and_read_the_same(capture):
         "day that does not exist": _edit_row(text, 7, _set_field(0, "20261131")),
         "ISO date": _edit_row(text, 7, _set_field(0, "2026-11-21")),
         "time going back": _edit_row(text, 7, _set_field(1, "05:00:00")),
+        # microseconds beyond 2**53 are not exact as floats (the axis would round twice)
+        "epoch seconds past the year 2255": _edit_row(_utc(text), -1, _set_field(0, "17995267943")),
+        "a date past the year 2255": _edit_row(text, -1, _set_field(0, "23000101")),
+        "NumCPUs beyond int64": text.replace("NumCPUs: 8 ", "NumCPUs: 99999999999999999999 "),
         "column printed twice": text.replace("[CPU]Nice%", "[CPU]User%", 1),
         "row before the header": "20261121 06:00:00 1 2 3\n" + text,
         "no CPU column": text.replace("[CPU]", "[XPU]"),

@@ -306,6 +306,31 @@ def test_histogram_edits_the_block_path_keeps_read_the_same(pieces):
         _hist_same(variant, name, what)
 
 
+@pytest.mark.parametrize("coarseness", [0, 5])
+def test_histogram_line_cut_short_at_the_end_stays_on_the_block_path(coarseness):
+    """fio killed mid-line (output to a file is block-buffered): the whole lines are read in
+    blocks, the cut one line by line with the line path's warning, line number and status.
+    _parse_block raises _NeedsRowPath where it would leave the file to the line path."""
+    name, text = _big(coarseness, 15_000)
+    body = text.rstrip("\n")
+    begin = body.rfind("\n") + 1
+    line, nbins = body.count("\n") + 1, body.count(",", begin) - 2
+    for cut in sorted({*range(begin + 1, len(body), 233), *range(begin + 1, begin + 20), *range(len(body) - 3, len(body))}):
+        cut_text = body[:cut]
+        _hist_same(cut_text, name, f"cut at {cut}")
+        result = fio_histogram_log._parse_block(cut_text, name)
+        fields = len(cut_text[begin:].rstrip().rstrip(",").split(","))
+        if fields == nbins + 3:
+            assert result.status == "complete" and not result.issues, f"cut at {cut}: a whole line"
+            continue
+        assert result.issues[-1].line == line, f"cut at {cut}"
+        if fields >= 4:
+            assert (result.status, result.status_reason) == ("incomplete", "last histogram line cut short")
+            assert result.issues[-1].reason.startswith(f"{fields - 3} bins where the file has {nbins}:")
+        else:
+            assert result.status == "complete" and result.issues[-1].reason.startswith("not a histogram log line")
+
+
 HIST_TOKEN = st.one_of(st.just("0"), st.integers(1, 10**6).map(str),
                        st.sampled_from(["00", "07", "", " 5", "-1", "x", "99999999999999999999", "0"]))
 

@@ -74,6 +74,58 @@ def test_every_cut_of_the_sweep_reads_the_same(sweep):
         assert_same(text[:cut], f"a cut at byte {cut}")
 
 
+def test_a_record_cut_short_at_the_end_takes_the_fast_path_and_reads_the_same(sweep):
+    """fio killed mid-record (output to a file is block-buffered): the records before the cut
+    are read column-wise and the cut one gets the row path's issue at its line number (an
+    error and status incomplete, or with under 60 ';' a 'non-terse text' warning). Cuts that
+    leave the row path a record it reads (in the disk groups) still fall back."""
+    text = sweep[:sweep.index("\n", 8_000) + 1]
+    line = text.count("\n")
+    begin = text.rstrip("\n").rfind("\n") + 1
+    taken = 0
+    for cut in sorted({*range(begin + 1, len(text) - 1, 13), *range(len(text) - 4, len(text) - 1)}):
+        cut_text = text[:cut]
+        assert_same(cut_text, f"a cut at byte {cut}")
+        fields = cut_text[begin:].split(";")
+        if fio_terse._layout(fields, 3) is not None:
+            assert not _fast_takes(cut_text), f"cut at byte {cut}: a record the row path reads"
+            continue
+        assert _fast_takes(cut_text), f"row path for a cut at byte {cut}"
+        result = fio_terse.parse(cut_text)
+        assert isinstance(result.tables["fio_jobs"], Columns)
+        if len(fields) > 60:
+            assert (result.status, result.status_reason) == ("incomplete", f"terse record at line {line} unreadable")
+            assert [(i.line, i.reason, i.severity) for i in result.issues] == [
+                (line, f"terse v3 record cut short or fields out of line ({len(fields)} fields): skipped", "error")]
+        else:
+            assert result.status == "complete" and [(i.line, i.severity) for i in result.issues] == [(line, "warning")]
+        taken += 1
+    assert taken > 50
+
+
+def test_odd_last_lines_without_a_newline_read_the_same(sweep):
+    text = sweep[:sweep.index("\n", 8_000) + 1]
+    record = text.split("\n", 1)[0]
+    cut_record = ";".join(record.split(";")[:70]) + ";12"   # 70 ';': read as a record, cut
+    fall_back = {
+        "a signal line": text + "fio: terminating on signal 2",
+        "a disk line": text + ";vda;33983;1;0;0;3597;0;3598;69.55%",
+        "a record of another version, cut": text + cut_record.replace("3;", "4;", 1),
+        "a cut record after a text line": text.replace("\n", "\nsome text\n", 1) + record[:400],
+        "a cut record after CR line ends": text.replace("\n", "\r\n") + record[:400],
+    }
+    keep = {
+        "spaces": text + "  \t",
+        "fio's ETA line": text + "Jobs: 1 (f=1): [R(1)][50.0%][r=1024KiB/s][r=256 IOPS][eta 00m:05s]",
+        "the version only": text + "3;fi",
+        "a cut record": text + cut_record,
+        "a cut record, under 60 ';'": text + record[:200],
+    }
+    for label, variant in {**fall_back, **keep}.items():
+        assert_same(variant, label)
+        assert _fast_takes(variant) is (label in keep), label
+
+
 def _edit_line(text: str, index: int, edit) -> str:
     lines = text.split("\n")
     lines[index] = edit(lines[index])

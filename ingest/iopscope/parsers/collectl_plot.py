@@ -38,9 +38,10 @@ A file of one header and rows that are all plain (whole-second times going forwa
 values that are numbers within 0..100 adding up to 100 within the tolerance, nothing the row
 loop would warn about) is read column-wise: Arrow's CSV reader splits the rows in C and keeps
 only the time and CPU columns, which are then checked and converted whole (a 20 MB ``-scdmn``
-capture: 1.26 -> 0.17 s). Anything else falls back to the row-by-row loop, which stays the
-reference: ``parse(text, fast=False)`` forces it, and ``tests/python/test_collectl_fast.py``
-holds the two to the same output.
+capture: 1.26 -> 0.17 s). A last row cut short (collectl killed mid-line) does not stop it: the
+rows before it are read so, and the cut row gets the row loop's warning and status. Anything
+else falls back to the row-by-row loop, which stays the reference: ``parse(text, fast=False)``
+forces it, and ``tests/python/test_collectl_fast.py`` holds the two to the same output.
 
 Example
 -------
@@ -359,6 +360,7 @@ _EPOCH = r"^[0-9]{1,11}$"                      # -oU, whole seconds below 1e11
 _NAIVE_US = pa.timestamp("us")
 _UTC_US = pa.timestamp("us", tz="+00:00")      # reads back with tzinfo datetime.timezone.utc
 _EPOCH_DAY = date(1970, 1, 1)
+_EXACT_US = 2 ** 53                            # integers up to this are exact as float64
 
 
 def _parse_columns(text: str) -> ParseResult:
@@ -371,15 +373,18 @@ def _parse_columns(text: str) -> ParseResult:
     head = _Head(result)
     start = _read_head(text, head)
     layout = head.layout
-    if layout is None or not layout.cpus or start >= len(raw):
+    if layout is None or not layout.cpus:
         raise _NeedsRowPath  # nothing to read in columns: the row path says why
+    end, cut_row = _complete_rows(text, layout)
+    if start >= end:
+        raise _NeedsRowPath  # no row before the cut: the row path says why
     sep = " " if layout.sep is None else layout.sep
     if sep not in _CSV_SEPARATORS:
         raise _NeedsRowPath
     banned = _NOT_IN_SPACED_ROWS if sep == " " else _NOT_IN_SEPARATED_ROWS
-    if any(raw.find(b, start) >= 0 for b in banned):
+    if any(raw.find(b, start, end) >= 0 for b in banned):
         raise _NeedsRowPath
-    fields = _read_fields(pa.py_buffer(raw)[start:], layout, sep)
+    fields = _read_fields(pa.py_buffer(raw)[start:end], layout, sep)
     n = len(fields[0])
     times = _times(fields, layout, head)
     groups = []
@@ -390,6 +395,8 @@ def _parse_columns(text: str) -> ParseResult:
         groups.append((cpu, names, _percentages([fields[i] for i, _ in columns], names, n)))
     if len({frozenset(names) for _, names, _ in groups}) > 1:
         raise _NeedsRowPath  # rows with different keys cannot share one Columns block
+    if head.ncpu is not None and head.ncpu >= 2 ** 63:
+        raise _NeedsRowPath  # a NumCPUs beyond int64: the rows keep the Python int
     common = {
         "sample_index": pa.array(range(n), pa.int64()), **times,
         "is_since_boot": pa.repeat(False, n), "source_block": pa.repeat("collectl", n),
@@ -407,7 +414,38 @@ def _parse_columns(text: str) -> ParseResult:
         for key in groups[0][2]:
             block[key] = pa.concat_arrays([values[key] for _, _, values in groups]).take(order)
     result.tables["cpu_samples"] = Columns(block, n * len(groups))
+    if cut_row is not None:
+        # What the row loop does with it: the one line warning (none came before it, so it is
+        # within MAX_LINE_WARNINGS), after every other issue, and the status.
+        lineno, width = cut_row
+        result.warn(lineno, f"row has {width} fields, the header has {layout.width}: skipped")
+        result.status = "incomplete"
+        result.status_reason = "the last row is cut short"
     return result
+
+
+def _complete_rows(text: str, layout: _Layout) -> tuple[int, tuple[int, int] | None]:
+    """Where the rows for Arrow end, and (line number, field count) of a last row cut short.
+
+    A file whose writer was killed ends mid-row (output to a file is block-buffered). The row
+    loop skips such a row with a warning, so the column path reads the rows before it and
+    adds that warning; which is exact only when the last line is a row of another field count
+    than the header's. A last line without a newline that has the header's field count is a
+    row the loop reads: Arrow reads it too (it needs no final newline). A blank last line is
+    skipped by the loop; a comment, header or 'waiting' line goes to the row path."""
+    cut = text.rfind("\n") + 1
+    last = text[cut:]
+    if not last:
+        return len(text), None
+    if not last.strip():
+        return cut, None
+    if last.startswith("#") or _KNOWN_NOISE.match(last):
+        raise _NeedsRowPath
+    width = len(last.split(layout.sep))   # the loop's split (strip() keeps the count)
+    if width == layout.width:
+        return len(text), None
+    # str.splitlines() numbers lines as "\n" does: _parse_columns refused the other line ends.
+    return cut, (text.count("\n", 0, cut) + 1, width)
 
 
 def _read_head(text: str, head: _Head) -> int:
@@ -485,7 +523,12 @@ def _times(fields: dict[int, pa.Array], layout: _Layout, head: _Head) -> dict[st
             utc_us = pc.subtract(local_us, offset)
             sampled_at = utc_us.cast(_UTC_US)
         time_text = pc.binary_join_element_wise(days, clocks, " ")
-    # timedelta.total_seconds() is integer microseconds / 10**6, correctly rounded: so is this.
+    # timedelta.total_seconds() is integer microseconds / 10**6, correctly rounded: so is this,
+    # while the microseconds are exact as floats (from 2**53 us, past the year 2255 or before
+    # 1685, casting would round them once more).
+    bounds = pc.min_max(utc_us).as_py()
+    if not -_EXACT_US <= bounds["min"] <= bounds["max"] <= _EXACT_US:
+        raise _NeedsRowPath
     axis = pc.divide(utc_us.cast(pa.float64()), 1e6)
     n = len(axis)
     steps = pc.subtract(axis.slice(1), axis.slice(0, n - 1))
