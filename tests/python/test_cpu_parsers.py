@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import math
 import random
+import re
 from datetime import date
 
 import pytest
@@ -265,6 +266,20 @@ def test_a_damaged_string_in_a_cut_document_is_salvaged_not_a_crash(damage):
         assert result.issues[0].severity == "error" and "damaged" in result.issues[0].reason
 
 
+def test_a_time_zone_offset_past_24_hours_is_an_unreadable_stamp_not_a_crash():
+    # Found by the mutation fuzzer: "13:-26:08" read as 13: in zone -26:08, which timezone()
+    # refuses with a ValueError out of parse().
+    text = (FIXTURES / "mpstat/mpstat-12.6.1/mpstat_json_P_ALL.json").read_text()
+    stamp = re.search(r'"timestamp": "(\d\d):(\d\d):(\d\d)"', text)
+    damaged = text.replace(stamp.group(0), f'"timestamp": "{stamp.group(1)}:-26:{stamp.group(3)}"', 1)
+    for fast in (True, False):
+        result = mpstat_json.parse(damaged, fast=fast)
+        assert [i.reason for i in result.issues] == [f"unreadable timestamp '{stamp.group(1)}:-26:{stamp.group(3)}': "
+                                                     "sample kept without time"]
+        rows = list(result.tables["cpu_samples"])
+        assert rows[0]["sampled_at"] is None and rows[-1]["sampled_at"] is not None
+
+
 def test_several_hosts_keep_their_own_names_and_dates():
     host = lambda name, day: {"nodename": name, "number-of-cpus": 2, "date": day, "statistics": [
         {"timestamp": "10:00:00", "cpu-load": [{"cpu": "all", "usr": 1.0, "idle": 99.0}]},
@@ -282,6 +297,22 @@ def test_json_without_cpu_load_is_rejected():
 
 
 # --------------------------------------------------------------------------- collectl
+
+
+def test_a_collectl_time_zone_past_24_hours_is_a_warning_not_a_crash():
+    # timezone() refuses offsets of 24 h or more: "TZ: +2600" raised out of parse().
+    text = (FIXTURES / "collectl/collectl-4.3.1/vm-20261121_scdmn_f.tab").read_text()
+    assert "TZ: +0000" in text
+    damaged = text.replace("TZ: +0000", "TZ: +2600", 1)
+    lineno = damaged.splitlines().index(next(l for l in damaged.splitlines() if "TZ: +2600" in l)) + 1
+    outcomes = []
+    for fast in (True, False):
+        result = collectl_plot.parse(damaged, fast=fast)
+        assert (lineno, "TZ: +2600 is no time zone offset: times kept as printed") in [(i.line, i.reason) for i in result.issues]
+        first = list(result.tables["cpu_samples"])[0]
+        assert first["sampled_at"].tzinfo is None  # as printed, not moved by a made-up zone
+        outcomes.append((result.status, [(i.line, i.reason) for i in result.issues], len(result.tables["cpu_samples"])))
+    assert outcomes[0] == outcomes[1]
 
 
 _COLLECTL_COLUMNS = ["[CPU]User%", "[CPU]Nice%", "[CPU]Sys%", "[CPU]Wait%", "[CPU]Irq%",

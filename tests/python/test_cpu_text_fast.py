@@ -6,8 +6,9 @@ line-by-line reader. Every fixture, every corpus file and generated variants (lo
 captures, cuts at many offsets, decimal commas, a midnight rollover, odd values) must give the
 same status, issues, facts and rows, value for value (floats compared by repr, so -0.0,
 rounding and nan count). The synthetic captures must come out as Columns blocks, so a periodic
-path that silently stopped being taken fails here; the variants it must not take are checked to
-reach the line-by-line reader.
+path that silently stopped being taken fails here; so must captures cut short the common ways
+(mid-line, mid-interval, after a header); the variants it must not take are checked to reach
+the line-by-line reader.
 """
 
 from __future__ import annotations
@@ -149,6 +150,77 @@ def test_variants_that_reach_the_line_reader(capture):
         "no banner": "\n".join(lines[2:]),
         "header stamped as its rows (0 s interval)": edit_row(row - 1, lines[row][:8] + lines[row - 1][8:]),
         "whitespace-only blank": edit_row(row - 2, "   "),
+    }
+    for label, variant in variants.items():
+        assert not takes_periodic_path(name, variant), f"{name}: periodic path took {label}"
+        assert_same(MODULES[name], variant, label)
+
+
+def _cut_variants(text: str) -> dict[str, str]:
+    """A whole capture (no Average block) cut the common ways: mid-line, inside the last
+    interval, right after a header, inside the Average block."""
+    lines = text.split("\n")
+    headers = [i for i, line in enumerate(lines) if " CPU " in line and line[:1].isdigit()]
+    h = headers[len(headers) // 2]                     # an interval in the middle
+    upto = lambda i: "\n".join(lines[:i]) + "\n"        # the first i lines, each ended  # noqa: E731
+    row = lines[h + 4]                                 # its fourth row (CPU 2)
+    last_value = row.rindex(" ") + 1
+    average = "Average:" + lines[h][8:] + "\n" + "Average:" + lines[h + 1][8:] + "\n"
+    return {
+        "cut inside a row's values": upto(h + 4) + row[:40],
+        "cut inside a row's time stamp": upto(h + 4) + row[:5],
+        "cut after a row's time stamp": upto(h + 4) + row[:8],
+        "cut just after a row's CPU label": upto(h + 4) + row[:row.index(" 2 ") + 2],
+        "cut inside the first row of an interval": upto(h + 1) + row[:30],
+        "cut in the last value, within rounding": upto(h + 4) + row[:-1],
+        "a whole row, no final newline": upto(h + 4) + row,
+        "partial last interval": upto(h + 4),
+        "ends right after a header": upto(h + 1),
+        # Placed on the time axis all the same: a step back is reported.
+        "ends right after a header stamped 30 s early": upto(h) + _shift_times(lines[h], -30) + "\n",
+        "a whole header, no final newline": upto(h) + lines[h],
+        "cut inside a header": upto(h) + lines[h][:30],
+        "cut inside the CPU word of a header": upto(h) + lines[h][:lines[h].index("CPU") + 2],
+        "a complete interval, no empty line after it": upto(h - 1),
+        "cut inside the empty line's successor, after a complete interval": upto(h) + lines[h][:6],
+        "cut inside the Average block": upto(h - 1) + "\n" + average + "Average:    al",
+        "cut inside the word Average": upto(h - 1) + "\n" + average + "Aver",
+        "cut right after 'Average:'": upto(h - 1) + "\n" + average + "Average:",
+        "whitespace after the last row": upto(h + 4) + "   ",
+    }
+
+
+def test_cut_captures_take_the_periodic_path(capture):
+    name, full = capture
+    text = full[:full.index("Average:")]
+    variants = _cut_variants(text) | _cut_variants(text.replace(".", ","))
+    for label, variant in variants.items():
+        assert takes_periodic_path(name, variant), f"{name}: periodic path not taken on {label}"
+        assert_same(MODULES[name], variant, label)
+    # What the line reader makes of them, so that both paths agreeing is not all that is checked.
+    result = MODULES[name].parse(variants["cut inside a row's values"])
+    rows = result.tables["cpu_samples"]
+    assert isinstance(rows, Columns) and len(rows) % 9 == 3 and rows[-1]["cpu"] == "1"
+    assert result.status_reason == "the last line is cut short"
+    cut_text = variants["cut inside a row's values"]
+    lineno, fields = cut_text.count("\n") + 1, len(cut_text[cut_text.rindex("\n"):].split())
+    assert [(i.line, i.reason) for i in result.issues] == [
+        (lineno, f"row has {fields} fields, the header has 12: skipped")]
+    result = MODULES[name].parse(variants["ends right after a header"])
+    assert len(result.tables["cpu_samples"]) % 9 == 0 and result.issues == []
+    assert result.status_reason.startswith("no 'Average:' summary")
+    assert MODULES[name].parse(variants["cut inside the Average block"]).status == "complete"
+
+
+def test_cuts_the_line_reader_still_reads(capture):
+    # A cut row that still has all its fields but no longer adds up to 100 (the line reader
+    # allows it the rounding of its shorter last value, with a note), and a cut before any row.
+    name, full = capture
+    lines = full.split("\n")
+    row = lines[5]
+    variants = {
+        "cut in the last value, not adding up": "\n".join(lines[:5]) + "\n" + row[:-4],
+        "cut in the first row": "\n".join(lines[:3]) + "\n" + lines[3][:40],
     }
     for label, variant in variants.items():
         assert not takes_periodic_path(name, variant), f"{name}: periodic path took {label}"

@@ -10,8 +10,9 @@ Not a parser (the leading underscore keeps it out of the registry). Everything h
 * :func:`finish_row` checks percentages and derives ``busy_pct``.
 * :func:`parse_sysstat_text` is the reader behind ``mpstat_text`` and ``sar_cpu`` (their
   layouts are the same; only the column names and order differ). A plain capture (banner, then
-  intervals of one shape) is read column-wise in Arrow by :func:`_read_periodic` (~8x faster
-  on a 20 MB ``mpstat -P ALL 1``); anything else by the line reader, which is the reference:
+  intervals of one shape, maybe cut short) is read column-wise in Arrow by
+  :func:`_read_periodic` (~8x faster on a 20 MB ``mpstat -P ALL 1``); anything else by the
+  line reader, which is the reference:
   ``tests/python/test_cpu_text_fast.py`` holds the two to the same output.
 """
 
@@ -180,7 +181,10 @@ def parse_timestamp(text: str) -> tuple[date | None, float | None, timezone | No
         else:
             sign = -1 if raw[0] == "-" else 1
             digits = raw[1:].replace(":", "")
-            zone = timezone(sign * timedelta(hours=int(digits[:2]), minutes=int(digits[2:])))
+            hours, minutes = int(digits[:2]), int(digits[2:])
+            if hours > 23 or minutes > 59:
+                return None, None, None, None   # "13:-26:08" ends in no zone: unreadable
+            zone = timezone(sign * timedelta(hours=hours, minutes=minutes))
         text = before.rstrip()
     day, note = None, None
     if "T" in text[:11] and _ISO_DATE.match(text.split("T", 1)[0]):
@@ -679,21 +683,51 @@ def _is_summary(line: str) -> bool:
         and bool(line[colon + 1:].strip())
 
 
+def _cut_line(line: str, tokens: list[str], width: int) -> tuple[str, str]:
+    """What the line reader makes of a last line cut short that is not read as a row, after a
+    CPU header: ``("summary", "")``, ``("foreign", section name)`` (a cut header it no longer
+    recognises; it names it in a closing warning) or ``("bad", warning)`` (the line is skipped
+    and the file reported cut short). The line reader's tests, in its order; NeedsRowPath where
+    the cut line would start something new (a banner, a RESTART, another CPU header).
+    """
+    if _is_summary(line):
+        return "summary", ""
+    if tokens[0] in ("Linux", "SunOS", "AIX", "HP-UX", "FreeBSD") and _BANNER.match(line):
+        raise NeedsRowPath
+    k = _time_width(tokens)
+    secs = parse_clock(" ".join(tokens[:k])) if tokens[0][:1].isdigit() else None
+    if secs is not None and "RESTART" in tokens[k:k + 2]:
+        raise NeedsRowPath
+    if secs is not None and len(tokens) > k and all(to_number(t) is None for t in tokens[k:]):
+        if tokens[k] == "CPU" and classify_header(tokens[k + 1:]):
+            raise NeedsRowPath
+        return "foreign", " ".join(tokens[k:k + 2]) if tokens[k] in ("CPU", "NODE") else tokens[k]
+    if secs is not None:
+        return "bad", f"row has {len(tokens)} fields, the header has {width}: skipped"
+    return "bad", f"unrecognised line skipped: {line.strip()[:120]}"
+
+
 def _read_periodic(text: str, result: ParseResult, source_block: str, tolerance: float) -> None:
     """Read a capture that is a banner, empty lines, then intervals of one shape, then
     ``Average:`` lines (or nothing, when the tool was stopped), into one Columns block.
 
     Two shapes: a header before every interval with m rows each (``-P ALL``: ``all`` then one
     row per CPU, all stamped alike), or one header then one row per interval (``mpstat 1``,
-    ``sar -u 1``). Raises NeedsRowPath, before the result is touched, for anything the line
-    reader would read otherwise or warn about: a cut or irregular interval, 12-hour or
-    fractional times, odd values, rows to drop or note, a zero-length interval, non-ASCII text.
+    ``sar -u 1``). A killed tool leaves a file cut short (block-buffered: mid-line, mid-interval);
+    read as the line reader reads it: a last interval of k < m rows (even none: a header last),
+    a last line that still has every field read as a row, any other last line skipped with its
+    warning (the file is then "cut short"), a cut header named as a section not read.
+
+    Raises NeedsRowPath, before the result is touched, for anything the line reader would read
+    otherwise or warn about: an irregular interval, 12-hour or fractional times, odd values
+    (a cut row no longer adding up to 100 among them), rows to drop or note, a zero-length
+    interval, non-ASCII text, a cut line starting something new (banner, RESTART).
     """
     if not text.isascii() or any(c in text for c in _OTHER_LINE_BREAKS):
         raise NeedsRowPath
     lines = text.split("\n")
-    if lines.pop() != "":
-        raise NeedsRowPath  # cut mid-line: the line reader says so
+    cut = lines.pop()       # "" unless the file ends mid-line (killed tool, block-buffered file)
+    cut_lineno = len(lines) + 1
     banner = _BANNER.match(lines[0]) if lines else None
     if banner is None or _is_summary(lines[0]):   # the line reader would skip it as a summary
         raise NeedsRowPath
@@ -717,6 +751,18 @@ def _read_periodic(text: str, result: ParseResult, source_block: str, tolerance:
     if section.unread or len(set(outputs)) != len(outputs):
         raise NeedsRowPath  # -T's CORE/SOCK/NODE, intr/s ...: warnings, rows read from the right
     suffix = header[8:]     # a header is its time then this, the same every interval
+    # The line reader reads a last line cut short as it reads any line. A whole header, or a
+    # row with all its fields (the last one maybe cut short), joins the lines and is checked
+    # like any other; the cut row is padded back to the width of the rows, so it is still cut
+    # by position. Anything else the line reader skips: _cut_line() says how.
+    cut_tokens = cut.split()
+    if cut_tokens and cut_tokens[0][:1].isdigit() and (
+            cut[8:] == suffix or len(cut_tokens) == section.max_len and (
+                cut_tokens[1] in ("all", "-1") or cut_tokens[1].isdigit())):
+        if cut[8:] != suffix and s + 1 < len(lines):
+            cut = cut.ljust(len(lines[s + 1]))     # as wide as the first row
+        lines.append(cut)
+        cut_tokens = []
 
     r = s + 1
     while r < len(lines) and lines[r][:1].isdigit() and lines[r][8:] != suffix:
@@ -736,8 +782,14 @@ def _read_periodic(text: str, result: ParseResult, source_block: str, tolerance:
         while (s + n * period < len(lines) and lines[s + n * period][8:] == suffix
                and lines[s + n * period][:1].isdigit()):   # not the 'Average:' header
             n += 1
+        last = s + (n - 1) * period        # the last interval's header
+        # A file that stops inside its last interval: that header and its first k < m rows
+        # (k may be 0). Its rows are checked like the others: the template holds for them.
+        partial = lines[last + 1:] if n > 1 and len(lines) - last - 1 < m else None
+        if partial is not None:
+            n -= 1
         end = s + n * period
-        if end == len(lines) + 1:
+        if partial is None and end == len(lines) + 1:
             lines.append("")               # the last interval's empty line, not printed yet
         if end > len(lines) or lines[s + m + 1:end:period] != [""] * n:
             raise NeedsRowPath
@@ -745,6 +797,10 @@ def _read_periodic(text: str, result: ParseResult, source_block: str, tolerance:
         rows = [""] * (n * m)
         for j in range(m):                 # interval by interval, row by row
             rows[j::m] = lines[s + 1 + j:end:period]
+        if partial is not None:
+            header_times.append(lines[last][:8])
+            rows += partial
+            end = len(lines)
     else:
         n, end = m, r
         header_times = [header[:8]]
@@ -756,6 +812,15 @@ def _read_periodic(text: str, result: ParseResult, source_block: str, tolerance:
         if line[:1].isdigit() or not _is_summary(line):
             raise NeedsRowPath
         summaries += 1
+    cut_warning = cut_foreign = None
+    if cut_tokens:
+        kind, what = _cut_line(cut, cut_tokens, section.max_len)
+        if kind == "summary":
+            summaries += 1
+        elif kind == "foreign":
+            cut_foreign = what
+        else:
+            cut_warning = what
 
     fields = _fixed_width_fields(rows, section.max_len) or whitespace_fields(rows, section.max_len)
     if fields is None:
@@ -787,6 +852,8 @@ def _read_periodic(text: str, result: ParseResult, source_block: str, tolerance:
         for head, row in zip(header_secs, row_secs):
             starts.append(clock(head)[0])
             axes.append(clock(row)[0])
+        if len(header_secs) > len(row_secs):
+            clock(header_secs[-1])         # the file ends after a header: it is still placed
     else:
         starts.append(clock(header_secs[0])[0])
         for row in row_secs:
@@ -845,10 +912,17 @@ def _read_periodic(text: str, result: ParseResult, source_block: str, tolerance:
     if note:
         result.warn(1, note)
     result.tables["cpu_samples"] = Columns(columns, total_rows)
+    if cut_warning:
+        result.warn(cut_lineno, cut_warning)
+    if cut_foreign:
+        result.warn(None, f"skipped 0 rows of sections that are not CPU utilisation ({cut_foreign})")
     if went_back:
         result.warn(None, f"the time went back {went_back} time(s) by less than 12 h "
                           "(clock adjusted?): elapsed_s is not monotonic there")
-    if not summaries:
+    if cut_warning:
+        result.status = "incomplete"
+        result.status_reason = "the last line is cut short"
+    elif not summaries:
         result.status = "incomplete"
         result.status_reason = ("no 'Average:' summary at the end: the tool was stopped before "
                                 "it finished (rows kept)")

@@ -192,7 +192,11 @@ class _Head:
         _comment(line, result)
         if _DATE.match(line) and (m := _TZ.search(line)):
             sign = -1 if m.group(1) == "-" else 1
-            self.zone = timezone(sign * timedelta(hours=int(m.group(2)), minutes=int(m.group(3))))
+            hours, minutes = int(m.group(2)), int(m.group(3))
+            if hours > 23 or minutes > 59:
+                result.warn(lineno, f"{m.group(0)} is no time zone offset: times kept as printed")
+            else:
+                self.zone = timezone(sign * timedelta(hours=hours, minutes=minutes))
         if (m := _NUMCPUS.search(line)):
             self.ncpu = int(m.group(1))
             result.facts.setdefault("logical_cpus", self.ncpu)
