@@ -4,7 +4,9 @@ parser's fast path must read exactly what its line-by-line reader reads.
 The tool takes the fixtures and corpus files of a format (plus a synthetic capture where the
 format has a generator), applies a few random line-level edits (a line repeated, dropped,
 swapped, emptied or cut; a field replaced by an odd number such as ``nan``, ``1e5`` or a 20-digit
-integer; a character deleted or inserted), cuts the text at random now and then, and requires:
+integer; a number grown by digits; a character deleted or inserted), now and then the whole text
+(CRLF line ends, decimal commas, a byte-order mark, a block of lines repeated or dropped), cuts
+the text at random one time in five, and requires:
 
 * parse() raises nothing but ParseError;
 * for a parser with a fast (column-wise) path, ``parse(text)`` and ``parse(text, fast=False)``
@@ -12,8 +14,9 @@ integer; a character deleted or inserted), cuts the text at random now and then,
   for value.
 
 Edits of real files reach the deep branches that random text (the hypothesis tests in
-test_parsers_fuzz.py) rarely does: its first runs found four crashes (collectl epoch stamps
-past 2255 on the fast path, a tab in a damaged mpstat JSON string, ``usr=6.50.`` in fio text).
+test_parsers_fuzz.py) rarely does: its first runs found six crashes (collectl times past 2255
+and a NumCPUs past int64 on the fast path, ``TZ: +2600``; a tab in a damaged mpstat JSON string,
+a stamp ``13:-26:08`` read as zone -26:08; ``usr=6.50.`` in fio text).
 
 A finding is written to ``--out`` (the mutated text) and printed. The pytest smoke run
 (``tests/python/test_fuzz_parsers.py``) does a few hundred cases per format with a fixed seed;
@@ -99,14 +102,18 @@ def has_fast_path(module) -> bool:
 
 
 def mutate(rng: random.Random, text: str) -> str:
-    """One to three line-level edits, and a cut at a random offset one time in five."""
+    """One to three line-level edits, now and then a whole-text one (CRLF line ends, decimal
+    commas, a byte-order mark, a block of lines repeated or dropped), and a cut at a random
+    offset one time in five."""
+    if rng.random() < 0.15:
+        text = _whole_text_edit(rng, text)
     lines = text.split("\n")
     for _ in range(rng.randint(1, 3)):
         if not lines:
             break
         i = rng.randrange(len(lines))
         line = lines[i]
-        edit = rng.randrange(10)
+        edit = rng.randrange(11)
         if edit == 0:
             lines.insert(i, lines[rng.randrange(len(lines))])
         elif edit == 1:
@@ -135,10 +142,30 @@ def mutate(rng: random.Random, text: str) -> str:
             del lines[i:]
         elif edit == 9 and line:
             lines[i] = line + rng.choice([" ", "  1.00", " extra", "\r"])
+        elif edit == 10 and line:
+            # a number grown by a digit or two (a wider column, an overflow)
+            digits = [k for k, c in enumerate(line) if c.isdigit()]
+            if digits:
+                k = rng.choice(digits)
+                lines[i] = line[:k] + rng.choice(["9", "99", "0", "12345678901"]) + line[k:]
     out = "\n".join(lines)
     if rng.random() < 0.2:
         out = out[:rng.randrange(len(out) + 1)]
     return out
+
+
+def _whole_text_edit(rng: random.Random, text: str) -> str:
+    edit = rng.randrange(4)
+    if edit == 0:
+        return text.replace("\n", "\r\n")
+    if edit == 1:
+        return text.replace(".", ",")
+    if edit == 2:
+        return "\ufeff" + text
+    lines = text.split("\n")
+    i = rng.randrange(len(lines))
+    j = min(len(lines), i + rng.randint(2, 40))
+    return "\n".join(lines[:j] + lines[i:j] + lines[j:] if rng.random() < 0.5 else lines[:i] + lines[j:])
 
 
 def findings(fmt: str, *, seed: int = 0, cases: int | None = None,
