@@ -29,6 +29,7 @@ def test_smoke_benchmark_runs_and_reports(tmp_path):
         assert big["ingest"]["mb_s_cpu"] > 0 and big["cat"]["mb_s"] > 0, name
         assert big["duckdb"]["threads_1"]["rows"] == big["duckdb"]["equivalent_rows"] > 0, name
         assert big["ratio_ingest_vs_duckdb_1t"] > 0, name
+        assert 0 < entry["cut"]["bytes"] < big["bytes"] and entry["cut"]["mb_s_cpu"] > 0, name
     scale = report["scales"][-1]
     assert scale["ingest"]["errors"] == 0 and scale["ingest"]["runs_ingested"] >= 6
     assert scale["ingest"]["steps"] and scale["noop_ingest"]["rc"] == 0
