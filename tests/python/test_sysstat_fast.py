@@ -223,8 +223,8 @@ def test_iostat_text_periodic_path_takes_plain_captures_and_leaves_the_rest(synt
         if _periodic_takes(variant):
             taken.add(label)
     # These keep the shape, so the periodic path reads them itself (and agreed above).
-    assert {"tab inside a row", "second 60"} <= taken
-    assert not {"device gone from one report (-z)", "second banner (appended run)", "cut inside a report",
+    assert {"tab inside a row", "second 60", "cut inside a report"} <= taken
+    assert not {"device gone from one report (-z)", "second banner (appended run)",
                 "non-ASCII device name", "separator Python splits on, Arrow not",
                 "underscore in a number", "stamp in another form"} & taken
 
@@ -267,3 +267,30 @@ def test_busy_column_is_busy_pct_row_by_row():
         got = busy_array(pa.array(idle), w and pa.array(w), s_ and pa.array(s_), len(full))
         assert list(map(repr, got.to_pylist())) == list(map(repr, busy_column(idle, w, s_, len(full))))
     assert busy_array(None, None, None, 3).to_pylist() == [None] * 3
+
+
+def _last_report_cuts(text: str):
+    """The text cut at every offset of its last report, from its stamp on (mid-line cuts too)."""
+    body = text.rstrip("\n")
+    begin = body.rfind("\n", 0, body.rfind("\navg-cpu"))  # the line before the last avg-cpu
+    for offset in range(max(begin, 0), len(text)):
+        yield offset, text[:offset]
+
+
+@pytest.mark.parametrize("source", ["synthetic", "x-t-1-3.txt", "x-m-t-1-3.txt",
+                                    "x-t-1-3-S_TIME_FORMAT_ISO.txt"])
+def test_iostat_text_last_report_cut_anywhere_takes_the_periodic_path(source, synthetic):
+    """A capture whose last report is cut short (iostat killed, block-buffered output) is read
+    column-wise as far as it goes, with the line path's rows, warnings and status."""
+    if source == "synthetic":
+        text = format_file("iostat_text", 150_000, seed=3)[1]
+    else:
+        text = (FIXTURES / "iostat" / "iostat-12.6.1" / source).read_text()
+    assert _periodic_takes(text)
+    cuts = 0
+    for offset, cut in _last_report_cuts(text):
+        periodic = _outcome(iostat_text, cut, True, iostat_text.PERIODIC)
+        assert periodic is not None, f"periodic path refused a cut at {offset}: {cut[-60:]!r}"
+        assert periodic == _outcome(iostat_text, cut, False), f"periodic path differs, cut at {offset}"
+        cuts += 1
+    assert cuts > 100

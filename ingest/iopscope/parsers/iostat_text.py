@@ -250,28 +250,45 @@ def _read_periodic(lines: list[str], result: ParseResult, dates: DateReader) -> 
     lines. The first report is taken as a template of P lines; every P-th line after it is then
     checked in one C-level operation per template line (headers equal, blanks empty, values
     floats, each row exactly as many fields as its header), and each column is a slice of the
-    tokens of all rows. Anything else (a second banner, a device that comes and goes under -z, a
-    cut report, --human values, groups) raises _NeedsRowPath before the result is touched, and
-    parse() reads the file line by line instead.
+    tokens of all rows. A last report cut short (iostat killed, block-buffered output) is read
+    as far as it goes: its lines are the template's first ones, checked and read with the
+    others, and it gets the line path's warning. Anything else (a second banner, a device that
+    comes and goes under -z, a cut line kept with too few values, --human values, groups) raises
+    _NeedsRowPath before the result is touched, and parse() reads the file line by line instead.
     """
     start, banner, blanks = _prelude(lines)
     shape = _template(lines, start)
     period = shape.period
+    total = len(lines)
+    rem = (total - start) % period                  # lines of the last report, if not whole
+    short = _short_last_line(lines, shape, rem, result, total - rem) if rem else None
+    if short is not None:
+        lines = lines[:-1]                          # the kept cut line is not read, only warned
     n = -(-(len(lines) - start) // period)          # reports, the last one may lack its blanks
     pad = n * period - (len(lines) - start)
+    cut = 0  # lines of a last report cut short (its first `cut` template positions), else 0
     if pad and any(kind != "blank" for kind in shape.kinds[period - pad:]):
-        raise _NeedsRowPath  # the last report is cut short
+        cut = period - pad
+        n -= 1                                      # n: the whole reports
+        pad = 0
     lines = lines + [""] * pad if pad else lines
-    end = start + n * period
+    end = start + n * period + cut
 
     def at(k: int) -> list[str]:
-        """The line at template position k of every report."""
+        """The line at template position k of every report (the cut report's too, if it has it)."""
         return lines[start + k:end:period]
 
     for k, kind in enumerate(shape.kinds):
-        if kind == "header" and at(k) != [lines[start + k]] * n:
+        if kind == "header" and at(k).count(lines[start + k]) != len(at(k)):
             raise _NeedsRowPath
-        if kind == "blank" and at(k).count("") != n:
+        if kind == "blank" and at(k).count("") != len(at(k)):
+            raise _NeedsRowPath
+    # The cut report is opened (counted, stamped) by its first header; a stamp alone opens
+    # nothing, as on the line path, but must still be a stamp the line path would not warn about.
+    opened = n + (cut > shape.stamped)
+    if cut == 1 and shape.stamped:
+        stamp = lines[end - 1].strip()
+        if len(stamp) > 64 or stamp.startswith("Linux") or dates.parse_timestamp(stamp) is None:
             raise _NeedsRowPath
 
     facts: dict = {}
@@ -281,33 +298,38 @@ def _read_periodic(lines: list[str], result: ParseResult, dates: DateReader) -> 
         facts = {"kernel": banner["kernel"], "hostname": banner["hostname"],
                  "date": day.isoformat() if day else None, "arch": banner["arch"],
                  "logical_cpus": banner["logical_cpus"]}
-    base = _report_columns(at(0) if shape.stamped else None, n, dates,
+    base = _report_columns(at(0)[:opened] if shape.stamped else None, opened, dates,
                            since_boot=banner is not None and blanks < 2)
 
     tables = {}
     if shape.cpu is not None:
         names, k = shape.cpu
+        values = at(k)
+        rows_cpu = len(values)                      # the cut report's, if it has its values
         columns = {}
-        for name, column in zip(names, _arrow_float_columns(at(k), len(names))):
+        for name, column in zip(names, _arrow_float_columns(values, len(names))):
             if name is not None:
                 columns[name] = column  # a name printed twice: the last one, as on the line path
         if not all(map(plain_percentages, columns.values())):
             raise _NeedsRowPath  # nulls and warnings: the row-by-row path's job
         columns["busy_pct"] = busy_array(columns.get("idle_pct"), columns.get("iowait_pct"),
-                                         columns.get("steal_pct"), n)
+                                         columns.get("steal_pct"), rows_cpu)
         for key in ("sample_index", "sampled_at", "time_text", "elapsed_s", "is_since_boot"):
-            columns[key] = base[key]
+            columns[key] = base[key][:rows_cpu]
         hostname = banner["hostname"] if banner else None
         cpus = banner["logical_cpus"] if banner else None
         for key, value in (("source_block", "iostat-avg-cpu"), ("cpu", "all"),
                            ("hostname", hostname), ("logical_cpus", cpus)):
-            columns[key] = [value] * n
-        tables[CPU_TABLE] = Columns(columns, n)
+            columns[key] = [value] * rows_cpu
+        tables[CPU_TABLE] = Columns(columns, rows_cpu)
     if shape.devices is not None:
         dc, first_row, m = shape.devices
         rows: list[str] = [""] * (n * m)
         for j in range(m):                          # report by report, device by device
-            rows[j::m] = at(first_row + j)
+            rows[j::m] = at(first_row + j)[:n]
+        # The cut report's rows: those printed before the cut, in order.
+        tail = max(0, min(m, cut - first_row))
+        rows += lines[start + n * period + first_row:][:tail]
         if any(map(_starts_with_space, rows)):
             raise _NeedsRowPath  # -g groups (leading space): the line path sets is_group
         fields = whitespace_fields(rows, len(dc.names) + 1)
@@ -324,23 +346,62 @@ def _read_periodic(lines: list[str], result: ParseResult, dates: DateReader) -> 
             columns[name] = pc.multiply(columns[name], factor)
         for name in dc.int_names:
             columns[name] = _whole(columns[name])
-        total = n * m
+        count = n * m + tail
         columns["device"] = fields[0]
-        columns["is_group"] = pa.repeat(False, total)
-        report = pa.array(_each(list(range(n)), m), pa.int64())  # the report of each row
+        columns["is_group"] = pa.repeat(False, count)
+        report = pa.array(_each(list(range(n)), m) + [n] * tail, pa.int64())  # each row's report
         for key, values in base.items():
             if isinstance(values, pa.Array):
                 columns[key] = values.take(report)
             elif key == "sampled_at":  # datetimes: Arrow would give aware ones another tzinfo
-                columns[key] = _each(values, m)
+                columns[key] = _each(values[:n], m) + values[n:n + 1] * tail
             else:
                 columns[key] = pa.array(values).take(report)
-        columns["layout"] = pa.repeat(dc.layout, total)
-        columns["unit_source"] = pa.repeat(dc.unit, total)
-        tables[DEVICE_TABLE] = Columns(columns, total)
+        columns["layout"] = pa.repeat(dc.layout, count)
+        columns["unit_source"] = pa.repeat(dc.unit, count)
+        tables[DEVICE_TABLE] = Columns(columns, count)
+    if short is not None:
+        result.warn(total, short)
+    if shape.cpu is not None and cut == shape.cpu[1] and result.status == "complete":
+        # The line path's warning: the file stops right after an avg-cpu header.
+        result.warn(total, "file ends after an avg-cpu header: output cut short")
+        result.status = "incomplete"
     if facts:
         result.facts = facts
     result.tables.update(tables)
+
+
+def _short_last_line(lines: list[str], shape: _Shape, cut: int, result: ParseResult,
+                     report: int) -> str | None:
+    """The line path's warning for the last line of a cut report when it is a cut line kept
+    with too few values (its last value looked whole), else None; _NeedsRowPath for a last line
+    the line path might read otherwise."""
+    if not cut or result.status != "incomplete":
+        return None
+    kind = shape.kinds[cut - 1]
+    if kind == "values":
+        expected = len(shape.cpu[0])
+    elif kind == "row":
+        expected = len(shape.devices[0].names) + 1
+    else:
+        return None
+    line = lines[-1]
+    parts = line.split()
+    if len(parts) == expected:
+        return None  # a whole line: read with the others
+    stripped = line.strip()
+    if (len(parts) < (1 if kind == "values" else 2) or len(parts) > expected or not _WHOLE_VALUE.search(stripped)
+            or stripped.startswith(("avg-cpu", "Linux", "Device")) or "Device" in stripped
+            or looks_like_timestamp(stripped) or _DATE_LIKE.search(stripped)):
+        raise _NeedsRowPath
+    if kind == "values":
+        return f"skipped line not understood: {stripped[:120]}"
+    header_line = report + shape.devices[1]        # 1-based number of the report's Device header
+    return (f"device row does not match the header of line {header_line} "
+            f"({expected} fields expected): skipped: {stripped[:120]}")
+
+
+_DATE_LIKE = re.compile(r"[:/]|\d-\d")  # anything a stamp reader might take: the line path's job
 
 
 def _arrow_float_columns(lines: list[str], width: int) -> list[pa.Array]:
