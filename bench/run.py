@@ -337,6 +337,18 @@ def _duckdb_reference(equiv: list[dict], out: Path, fmt_name: str) -> dict[str, 
     return ref
 
 
+def _least_cpu_ingest(raw: Path, lake: Path, runs: int = 2) -> dict[str, Any]:
+    """The ingest of ``raw`` into a fresh lake, ``runs`` times: the run with the least CPU.
+    On a shared 2-vCPU VM one run's CPU time moves by up to 1.5x (mostly kernel time for fresh
+    memory); the least of two is the steadier figure."""
+    best = None
+    for i in range(runs):
+        r = probe(["ingest", str(raw), str(lake.with_name(f"{lake.name}-{i}"))])
+        if best is None or r["cpu_s"] < best["cpu_s"]:
+            best = r
+    return best
+
+
 def cut_file_bench(big: Path, scratch: Path) -> dict[str, Any]:
     """Ingest of the large file cut a few bytes into a line at 2/3 of its length."""
     data = big.read_bytes()
@@ -346,7 +358,7 @@ def cut_file_bench(big: Path, scratch: Path) -> dict[str, Any]:
     cut = raw / "run" / big.name
     cut.write_bytes(data[:min(at + 7, len(data))])
     del data
-    ingest = probe(["ingest", str(raw), str(scratch / "lake-cut")])
+    ingest = _least_cpu_ingest(raw, scratch / "lake-cut")
     size = cut.stat().st_size
     return {"bytes": size, "cpu_s": round(ingest["cpu_s"], 4), "mb_s_cpu": _rate(size / 1e6, ingest["cpu_s"]),
             "errors": ingest["errors"], "warnings": ingest["warnings"]}
@@ -359,7 +371,7 @@ def big_file_bench(big: Path, raw: Path, scratch: Path, fmt_name: str) -> dict[s
     parse = probe(["parse", str(big), "--runs", "2", "--equiv", str(scratch / "equiv")])
     if parse["format"] != fmt_name:
         raise RuntimeError(f"{big} detected as {parse['format']}, expected {fmt_name}")
-    ingest = probe(["ingest", str(raw), str(scratch / "lake-big")])
+    ingest = _least_cpu_ingest(raw, scratch / "lake-big")
     read_bound([big])   # warm the page cache the same way for every reader
     cat = read_bound([big])
     direct = read_bound([big], direct=True)
@@ -808,7 +820,7 @@ def markdown(report: dict[str, Any]) -> str:
     if report.get("formats"):
         out.append("\n## Ingest per format: one large file\n")
         out.append("MB = 10^6 bytes of the raw file. *CPU* rates are per core (user + sys seconds of the "
-                   "process). DuckDB writes the same records (CSV for text formats, NDJSON for JSON "
+                   "process; ingest: the least of 2 runs into fresh lakes). DuckDB writes the same records (CSV for text formats, NDJSON for JSON "
                    "formats) to zstd Parquet; ratio = our CPU seconds / DuckDB's (1 thread) for the same "
                    "records. `cat` reads the file from the page cache, `dd` with O_DIRECT from the disk.\n\n")
         rows = []
