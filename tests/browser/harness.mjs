@@ -19,6 +19,12 @@ const CHROMIUM_ARGS = [
   "--disable-dev-shm-usage"
 ];
 
+/**
+ * waitForFunction's default polls on animation frames, which a headless renderer now and then
+ * stops producing for many seconds (CI saw 25 s); a timer keeps polling through such a stall.
+ */
+export const TIMER_POLLING = {polling: 100};
+
 /** The built site under test: $IOPSCOPE_DIST (a private build) or dist/. */
 export const DIST = process.env.IOPSCOPE_DIST ? resolve(process.env.IOPSCOPE_DIST) : join(ROOT, "dist");
 

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import {readFileSync, readdirSync} from "node:fs";
 import {join} from "node:path";
 import {after, before, describe, test} from "node:test";
-import {DIST, drawAllCharts, launchBrowser, openPage, screenshot, startServer} from "./harness.mjs";
+import {DIST, TIMER_POLLING, drawAllCharts, launchBrowser, openPage, screenshot, startServer} from "./harness.mjs";
 
 const CHART = ".vega-chart[data-rendered], .vega-chart[data-empty]";
 // Which element proves a page finished drawing. A page not listed only has to load cleanly.
@@ -77,7 +77,7 @@ async function waitRerender(page, chart, before) {
   await page.waitForFunction(([sel, prev]) => {
     const el = document.querySelector(`${sel} .vega-chart`);
     return el && el.dataset.renderedAt && el.dataset.renderedAt !== prev;
-  }, [chart, before], {timeout: 10000});
+  }, [chart, before], {timeout: 10000, polling: 100});
 }
 /** Scroll a chart slot into view (it may be replaced while its cell reruns) until it is drawn. */
 async function scrollUntilDrawn(page, slot, timeout = 10000) {
@@ -243,7 +243,7 @@ describe("TPC-C page: detail on demand", () => {
       assert.deepEqual(await fetchedRuns(page), [], "nothing is fetched for a chart with no series");
       const box = page.locator("#interval-controls input[type=checkbox]").first();
       await box.check();
-      await page.waitForFunction(() => Boolean(document.querySelector("#chart-intervals")?.dataset.runs));
+      await page.waitForFunction(() => Boolean(document.querySelector("#chart-intervals")?.dataset.runs), null, TIMER_POLLING);
       const runs = (await page.locator("#chart-intervals").getAttribute("data-runs")).split(" ");
       assert.equal(runs.length, 1, "one series belongs to one run");
       await scrollUntilDrawn(page, "#chart-intervals");
@@ -365,7 +365,7 @@ describe("SQL page", () => {
     await onPage("/sql", READY["/sql"], async (page) => {
       await page.locator("#sql-input").fill(sql);
       await page.locator("#sql-run").click();
-      await page.waitForFunction(() => /row/.test(document.querySelector("#sql-status")?.textContent ?? ""));
+      await page.waitForFunction(() => /row/.test(document.querySelector("#sql-status")?.textContent ?? ""), null, TIMER_POLLING);
       await screenshot(page, "sql_result");
       const count = async () => Number((await page.locator("#sql-output table td").first().innerText()).replaceAll(",", ""));
       assert.equal(await count(), mart.rows);
@@ -399,7 +399,7 @@ describe("configs page", () => {
       const b = page.locator("form", {hasText: "Configuration B"}).locator("select");
       const options = await b.locator("option").allInnerTexts();
       await b.selectOption({label: options.at(-1)});
-      await page.waitForFunction((name) => document.querySelector("#diff-summary")?.textContent.includes(name), options.at(-1));
+      await page.waitForFunction((name) => document.querySelector("#diff-summary")?.textContent.includes(name), options.at(-1), TIMER_POLLING);
       diff = await page.locator("#diff-summary").innerText();
       url = page.url();
       assert.match(url, /[?&]b=/);
@@ -417,7 +417,7 @@ describe("runs", () => {
       const rows = await page.locator("#runs-table tbody tr").allInnerTexts();
       assert.ok(rows.length >= 1 && rows.every((r) => r.includes(runs[0].run_id)), `rows: ${rows.length}`);
       await page.locator("form", {hasText: "Search"}).locator("input").fill("no-such-run-anywhere");
-      await page.waitForFunction(() => /^0 of/.test(document.querySelector("#runs-count")?.textContent ?? ""));
+      await page.waitForFunction(() => /^0 of/.test(document.querySelector("#runs-count")?.textContent ?? ""), null, TIMER_POLLING);
       assert.match(page.url(), /q=no-such-run-anywhere/);
     });
   });

@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import {join} from "node:path";
 import {after, before, test} from "node:test";
-import {ROOT, launchBrowser, openPage, screenshot, startServer} from "./harness.mjs";
+import {ROOT, TIMER_POLLING, launchBrowser, openPage, screenshot, startServer} from "./harness.mjs";
 
 const DIST = process.env.IOPSCOPE_DIST || join(ROOT, "dist");
 let browser;
@@ -26,7 +26,7 @@ test("changing an input updates the answer, and the URL reproduces it", async ()
   const capacity = page.locator('input[name="capacity_tb"]');
   await capacity.fill("200");
   await capacity.dispatchEvent("input");
-  await page.waitForFunction((old) => document.querySelector(".sizing-summaries")?.innerText !== old, before);
+  await page.waitForFunction((old) => document.querySelector(".sizing-summaries")?.innerText !== old, before, TIMER_POLLING);
   const after = await summaries(page);
   assert.notEqual(after, before);
   assert.ok(page.url().includes("capacity_tb=200"), page.url());
