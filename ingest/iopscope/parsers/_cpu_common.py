@@ -162,6 +162,20 @@ def parse_clock(text: str) -> float | None:
 _TZ = re.compile(r"(Z|UTC|[+-]\d{2}:?\d{2})$")
 
 
+def fixed_offset(text: str) -> timezone | None:
+    """The zone of a printed UTC offset ``+HHMM`` or ``-HH:MM``; None past 23 h or 59 min,
+    which no zone has (timezone() itself refuses 24 h and more).
+
+    >>> fixed_offset("-05:30"), fixed_offset("+2600")
+    (datetime.timezone(datetime.timedelta(days=-1, seconds=66600)), None)
+    """
+    digits = text[1:].replace(":", "")
+    hours, minutes = int(digits[:2]), int(digits[2:])
+    if hours > 23 or minutes > 59:
+        return None
+    return timezone((-1 if text[0] == "-" else 1) * timedelta(hours=hours, minutes=minutes))
+
+
 def parse_timestamp(text: str) -> tuple[date | None, float | None, timezone | None, str | None]:
     """(date or None, seconds of day, zone or None, date note) of ``[date[ T]]time[ AM|PM][zone]``.
 
@@ -179,12 +193,9 @@ def parse_timestamp(text: str) -> tuple[date | None, float | None, timezone | No
         if raw in ("Z", "UTC"):
             zone = timezone.utc
         else:
-            sign = -1 if raw[0] == "-" else 1
-            digits = raw[1:].replace(":", "")
-            hours, minutes = int(digits[:2]), int(digits[2:])
-            if hours > 23 or minutes > 59:
+            zone = fixed_offset(raw)
+            if zone is None:
                 return None, None, None, None   # "13:-26:08" ends in no zone: unreadable
-            zone = timezone(sign * timedelta(hours=hours, minutes=minutes))
         text = before.rstrip()
     day, note = None, None
     if "T" in text[:11] and _ISO_DATE.match(text.split("T", 1)[0]):
@@ -293,6 +304,9 @@ def finish_row(row: dict, tolerance: float) -> tuple[str | None, list[str]]:
 _BANNER = re.compile(
     r"^(?P<os>[A-Za-z][\w./-]*)\s+(?P<release>\S+)\s+\((?P<host>[^()]*)\)\s+(?P<date>\S+)"
     r"(?:\s+_(?P<arch>\S+?)_)?(?:\s+\((?P<ncpu>\d+)\s+CPU\))?\s*$")
+# After a header, only a line starting with one of these is tried as a banner (a new file
+# appended); the line reader and _cut_line ask the same.
+_BANNER_SYSTEMS = ("Linux", "SunOS", "AIX", "HP-UX", "FreeBSD")
 _MERIDIEM = re.compile(r"^[AaPp]\.?[Mm]\.?$")
 _RESTART_CPUS = re.compile(r"\((\d+)\s+CPU\)")
 _DECIMAL_COMMA = re.compile(r"[ \t]\d{1,3},\d\d(?=[ \t]|$)", re.M)
@@ -519,7 +533,7 @@ def _read_lines(text: str, result: ParseResult, source_block: str, since_boot_po
             last_line_bad = False
             continue
         # ---- banner
-        if not saw_header or tokens[0] in ("Linux", "SunOS", "AIX", "HP-UX", "FreeBSD"):
+        if not saw_header or tokens[0] in _BANNER_SYSTEMS:
             m = _BANNER.match(line)
             if m:
                 base, note = parse_date(m.group("date"), day_first)
@@ -692,7 +706,7 @@ def _cut_line(line: str, tokens: list[str], width: int) -> tuple[str, str]:
     """
     if _is_summary(line):
         return "summary", ""
-    if tokens[0] in ("Linux", "SunOS", "AIX", "HP-UX", "FreeBSD") and _BANNER.match(line):
+    if tokens[0] in _BANNER_SYSTEMS and _BANNER.match(line):
         raise NeedsRowPath
     k = _time_width(tokens)
     secs = parse_clock(" ".join(tokens[:k])) if tokens[0][:1].isdigit() else None

@@ -68,7 +68,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 from pyarrow import csv as pa_csv
 
-from iopscope.parsers._cpu_common import PCT_COLUMNS, Timeline, finish_row, parse_date, to_number
+from iopscope.parsers._cpu_common import PCT_COLUMNS, Timeline, finish_row, fixed_offset, parse_date, to_number
 from iopscope.parsers._sysstat_common import arrow_floats, busy_array, plain_percentages
 from iopscope.parsers.base import Columns, ParseError, ParseResult, no_gc
 
@@ -191,12 +191,11 @@ class _Head:
             return
         _comment(line, result)
         if _DATE.match(line) and (m := _TZ.search(line)):
-            sign = -1 if m.group(1) == "-" else 1
-            hours, minutes = int(m.group(2)), int(m.group(3))
-            if hours > 23 or minutes > 59:
+            zone = fixed_offset(m.group(1) + m.group(2) + m.group(3))
+            if zone is None:
                 result.warn(lineno, f"{m.group(0)} is no time zone offset: times kept as printed")
             else:
-                self.zone = timezone(sign * timedelta(hours=hours, minutes=minutes))
+                self.zone = zone
         if (m := _NUMCPUS.search(line)):
             self.ncpu = int(m.group(1))
             result.facts.setdefault("logical_cpus", self.ncpu)
