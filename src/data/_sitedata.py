@@ -316,6 +316,65 @@ def query_payload(con, name: str, sql: str, params: list | None = None) -> dict:
             "columns": [{"name": n, "type": t} for n, t in zip(names, types)], "data": data}
 
 
+# Marts whose rows put devices side by side, and the column that says which study or host a
+# row belongs to: devices sharing a group are shown together, so they must not share a colour.
+_COLOR_GROUP_MARTS = ("fct_tpcc_results", "fct_fio_results", "fct_published_io_results")
+
+
+# Colours in src/components/palette.js's PALETTE (tests/python/test_site_loaders.py checks).
+PALETTE_SLOTS = 12
+
+
+def color_slots(device_ids, groups, weights=None, palette: int = PALETTE_SLOTS) -> dict[str, int]:
+    """Palette slot per device: greedy colouring of the graph whose edges join devices of one group.
+
+    Devices with the most rows (``weights``) are coloured first, so the most-shown devices get
+    the most distinct colours (ties: most neighbours, then id). Each takes, among the
+    slots no neighbour holds, the one fewest devices hold so far (ties: the lowest), so devices
+    ever shown together differ as long as no group outgrows the palette, every colour is used
+    once before any is used twice, and the same data always gives the same slots.
+
+    >>> color_slots(["a", "b", "c", "d", "e"], [{"a", "b", "c"}, {"c", "d"}], {"d": 9}, palette=3)
+    {'d': 0, 'c': 1, 'a': 2, 'b': 0, 'e': 1}
+    """
+    neighbours: dict[str, set[str]] = {d: set() for d in device_ids}
+    for group in groups:
+        for d in group:
+            neighbours.setdefault(d, set()).update(group - {d})
+    slots: dict[str, int] = {}
+    used = [0] * palette
+    weights = weights or {}
+    for d in sorted(neighbours, key=lambda d: (-weights.get(d, 0), -len(neighbours[d]), d)):
+        taken = {slots[n] for n in neighbours[d] if n in slots}
+        free = [s for s in range(max(palette, len(taken) + 1)) if s not in taken]
+        slot = min(free, key=lambda s: (used[s] if s < palette else 0, s))
+        slots[d] = slot
+        if slot < palette:
+            used[slot] += 1
+    return slots
+
+
+def device_colors_payload(con, catalog: dict) -> dict:
+    """``{exists, slots: {device_id: slot}}`` for src/components/palette.js: one colour per device
+    on every page, different for devices of the same study or host."""
+    if con is None or "dim_devices" not in catalog:
+        return {"exists": False, "slots": {}}
+    ids = [d for (d,) in con.execute(f"select device_id from {MARTS_SCHEMA}.dim_devices "
+                                     "where device_id is not null order by 1").fetchall()]
+    groups: dict[str, set[str]] = {}
+    rows: dict[str, int] = {}
+    for mart in _COLOR_GROUP_MARTS:
+        keys = [c for c in ("study_id", "host_id") if has_column(catalog, mart, c)]
+        if not keys or not has_column(catalog, mart, "device_id"):
+            continue
+        group = f"coalesce({', '.join(keys)}, '')" if len(keys) > 1 else keys[0]
+        for key, device, n in con.execute(f"select {group}, device_id, count(*) from {MARTS_SCHEMA}.{mart} "
+                                          "where device_id is not null group by all").fetchall():
+            groups.setdefault(f"{mart}:{key}", set()).add(device)
+            rows[device] = rows.get(device, 0) + n
+    return {"exists": True, "slots": color_slots(ids, list(groups.values()), rows)}
+
+
 def missing_payload(name: str) -> dict:
     """What a page gets for data whose mart is not built: no rows, and it says so."""
     return {"name": name, "exists": False, "rows": 0, "columns": [], "data": {}}

@@ -11,6 +11,7 @@
 #                      1,000 runs)
 #   fio_results.json   fct_fio_results, only the columns /fio and /compare read
 #   compare_runs.json  dim_runs, only the columns /compare reads
+#   device_colors.json a palette slot per device (one colour per device on every page)
 #   <mart>.json        the small marts pages read whole (WHOLE_MARTS: devices, hosts, configs,
 #                      profiles, published IO figures, sweep knees, device capabilities), so the
 #                      pages never depend on the download archive (data/marts.zip), whose size
@@ -111,6 +112,7 @@ def members(con):
     yield "tpcc_series.json", sd.json_bytes(series_payload(con, catalog))
     yield "fio_results.json", sd.json_bytes(columns_payload(con, catalog, "fct_fio_results", FIO_COLUMNS, "fio_results"))
     yield "compare_runs.json", sd.json_bytes(columns_payload(con, catalog, "dim_runs", COMPARE_RUN_COLUMNS, "compare_runs"))
+    yield "device_colors.json", sd.json_bytes(sd.device_colors_payload(con, catalog))
     for name in WHOLE_MARTS:
         payload = sd.table_payload(con, name, catalog=catalog) if name in catalog else sd.missing_payload(name)
         yield f"{name}.json", sd.json_bytes(payload)

@@ -139,3 +139,28 @@ def test_paths_lists_run_bundles_and_fails_loudly(warehouse, tmp_path):
     missing = subprocess.run([sys.executable, str(DATA / "_paths.py")], env={**env, "IOPSCOPE_WAREHOUSE": str(tmp_path / "none.duckdb")},
                              capture_output=True, text=True, check=True)
     assert json.loads(missing.stdout) == []
+
+
+def test_device_colour_slots_keep_devices_of_a_group_apart(monkeypatch):
+    """One colour per device: devices shown together (a study or host) never share a slot, every
+    colour is used once before any twice, and the Python slot count is palette.js's length."""
+    import random
+    import re
+
+    monkeypatch.syspath_prepend(str(DATA))
+    sd = importlib.import_module("_sitedata")
+    palette = re.search(r"export const PALETTE = \[(.*?)\];", (ROOT / "src/components/palette.js").read_text(), re.S)
+    assert len(re.findall(r'"#[0-9A-Fa-f]{6}"', palette.group(1))) == sd.PALETTE_SLOTS
+    rng = random.Random(7)
+    for _ in range(200):
+        ids = [f"d{i}" for i in range(rng.randint(1, 30))]
+        groups = [set(rng.sample(ids, rng.randint(1, min(len(ids), 8)))) for _ in range(rng.randint(0, 6))]
+        weights = {d: rng.randint(0, 50) for d in ids}
+        slots = sd.color_slots(ids, groups, weights)
+        assert set(slots) == set(ids)
+        for group in groups:
+            assert len({slots[d] for d in group}) == len(group), (group, slots)
+        used = sorted(slots.values())
+        if len(ids) <= sd.PALETTE_SLOTS:
+            assert len(set(used)) == len(ids)  # nobody shares while colours are left
+        assert slots == sd.color_slots(list(reversed(ids)), groups, weights)  # order of input does not matter
