@@ -5,11 +5,11 @@
 {#- Drives behind a layout: 1 for single and partitions_xN, N for <kind>_xN, null when ambiguous. -#}
 {% macro layout_device_count(layout) -%}
     (case
-        when {{ layout }} is null or position('/' in {{ layout }}) > 0 then null
+        when {{ layout }} is null or {{ dbt.position("'/'", layout) }} > 0 then null
         when lower({{ layout }}) = 'single' then 1
         when lower({{ layout }}) like 'partitions%' then 1
-        when position('_x' in {{ layout }}) > 0
-            then {{ dbt.safe_cast("substring(" ~ layout ~ ", position('_x' in " ~ layout ~ ") + 2, 4)", dbt.type_int()) }}
+        when {{ dbt.position("'_x'", layout) }} > 0
+            then {{ dbt.safe_cast("substring(" ~ layout ~ ", " ~ dbt.position("'_x'", layout) ~ " + 2, 4)", dbt.type_int()) }}
     end)
 {%- endmacro %}
 
@@ -17,9 +17,9 @@
 {#- Processes (load generators) per drive: N for partitions_xN, else 1 (null when ambiguous). -#}
 {% macro layout_processes_per_device(layout) -%}
     (case
-        when {{ layout }} is null or position('/' in {{ layout }}) > 0 then null
-        when lower({{ layout }}) like 'partitions%' and position('_x' in {{ layout }}) > 0
-            then {{ dbt.safe_cast("substring(" ~ layout ~ ", position('_x' in " ~ layout ~ ") + 2, 4)", dbt.type_int()) }}
+        when {{ layout }} is null or {{ dbt.position("'/'", layout) }} > 0 then null
+        when lower({{ layout }}) like 'partitions%' and {{ dbt.position("'_x'", layout) }} > 0
+            then {{ dbt.safe_cast("substring(" ~ layout ~ ", " ~ dbt.position("'_x'", layout) ~ " + 2, 4)", dbt.type_int()) }}
         else 1
     end)
 {%- endmacro %}
@@ -28,8 +28,8 @@
 {#- single | raid0 | raid1 | raid10 | independent | partitions | the layout text itself; null when ambiguous. -#}
 {% macro layout_kind(layout) -%}
     (case
-        when {{ layout }} is null or position('/' in {{ layout }}) > 0 then null
-        when position('_x' in {{ layout }}) > 0 then lower(substring({{ layout }}, 1, position('_x' in {{ layout }}) - 1))
+        when {{ layout }} is null or {{ dbt.position("'/'", layout) }} > 0 then null
+        when {{ dbt.position("'_x'", layout) }} > 0 then lower(substring({{ layout }}, 1, {{ dbt.position("'_x'", layout) }} - 1))
         else lower({{ layout }})
     end)
 {%- endmacro %}
@@ -39,7 +39,7 @@
     '(cf. ...)'): '001 text "Two PCIe-SSDs" (doc line 230)' -> '001 text "Two PCIe-SSDs"'. A section
     of a paper states one set of test conditions, so figures of one section may be compared. -#}
 {% macro citation_section(citation) -%}
-    (case when position(' (' in {{ citation }}) > 0
-          then substring({{ citation }}, 1, position(' (' in {{ citation }}) - 1)
+    (case when {{ dbt.position("' ('", citation) }} > 0
+          then substring({{ citation }}, 1, {{ dbt.position("' ('", citation) }} - 1)
           else {{ citation }} end)
 {%- endmacro %}
