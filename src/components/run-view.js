@@ -59,13 +59,15 @@ export function runResults(bundle) {
     .map((r) => ({...r, device_label: r.device_id ? deviceLabel(r.device_id) : r.device ?? null}));
   if (fio.length) {
     const devices = new Set(fio.map((r) => r.device_label)).size;
+    // the results first, then the job's settings (a phone sees the numbers without scrolling sideways)
     blocks.push(el("h3", {}, "fio jobs"), sortableTable(fio, [
       text("job_name", "job"), ...(devices > 1 ? [text("device_label", "device")] : []), text("direction", "direction"),
-      text("rw", "rw"), {key: "block_size", title: "block size", value: (r) => r.block_size_bytes ?? r.block_size_kib ?? r.block_size, cell: (r) => r.block_size},
-      num("read_pct", "read %"), num("iodepth", "iodepth"), num("numjobs", "jobs"), num("outstanding_ios", "outstanding IOs", "iodepth × numjobs"),
+      num("outstanding_ios", "outstanding IOs", "iodepth × numjobs"),
       num("iops", "IOPS"), num("bw_mib_per_s", "MiB/s"), num("clat_mean_us", "mean clat (µs)"), num("clat_p50_us", "p50 (µs)"),
-      num("clat_p99_us", "p99 (µs)"), num("clat_p99_9_us", "p99.9 (µs)")
-    ], {id: "run-results-fio", limit: LIMIT}));
+      num("clat_p99_us", "p99 (µs)"), num("clat_p99_9_us", "p99.9 (µs)"),
+      text("rw", "rw"), {key: "block_size", title: "block size", value: (r) => r.block_size_bytes ?? r.block_size_kib ?? r.block_size, cell: (r) => r.block_size},
+      num("read_pct", "read %"), num("iodepth", "iodepth"), num("numjobs", "jobs")
+    ], {id: "run-results-fio", limit: LIMIT, className: fio.length <= 4 ? "data-table stack-on-phone" : "data-table"}));
   }
   const tpcc = bundleRows(bundle, "fct_tpcc_results").map((r) => ({...r, device_label: deviceLabel(r.device_id)}));
   if (tpcc.length) {
@@ -92,7 +94,7 @@ export function runResults(bundle) {
   if (system.length) {
     blocks.push(el("h3", {}, "System during the run"),
       el("div", {class: "table-scroll"}, table([Object.fromEntries(system.map(([k]) => [k, run[k]]))],
-        system.map(([k, title]) => [k, title, {num: true}]), {className: "data-table", caption: null})),
+        system.map(([k, title]) => [k, title, {num: true}]), {className: "data-table stack-on-phone", caption: null})),
       el("p", {class: "muted"}, `Means over ${run.window_basis ?? "the run"} (${[run.cpu_source, run.iostat_sample_count ? "iostat" : null].filter(Boolean).join(", ") || "samples"}).`));
   }
   if (!blocks.length) return el("section", {id: "run-results"}, el("h2", {}, "Results"), note("The marts hold no results for this run (only what the sections below show)."));

@@ -183,10 +183,11 @@ export function table(rows, columns, {caption, className = "data-table"} = {}) {
   return el("table", {class: className},
     caption ? el("caption", {}, caption) : null,
     el("thead", {}, el("tr", {}, columns.map(([, title, opts]) => el("th", {class: opts?.num ? "num" : null}, title)))),
-    el("tbody", {}, rows.map((row) => el("tr", {}, columns.map(([field, , opts]) => {
+    el("tbody", {}, rows.map((row) => el("tr", {}, columns.map(([field, title, opts]) => {
       const value = typeof field === "function" ? field(row) : row[field];
-      if (opts?.num && !opts?.format && !(value instanceof Node)) return numCell(value);
-      return el("td", {class: opts?.num ? "num" : null}, value instanceof Node ? value : (opts?.format ?? fmt)(value));
+      const dataset = {label: title}; // for "stack-on-phone" tables
+      if (opts?.num && !opts?.format && !(value instanceof Node)) return numCell(value, {dataset});
+      return el("td", {class: opts?.num ? "num" : null, dataset}, value instanceof Node ? value : (opts?.format ?? fmt)(value));
     }))))
   );
 }
