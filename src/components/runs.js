@@ -1,7 +1,7 @@
 // Helpers for the run page and run lists: pure functions over a run bundle (data/runs/<slug>.json,
 // from src/data/runs.zip.py; src/components/run-bundle.js loads one) or over mart rows.
 import {rowsOf} from "./data.js";
-import {formatDate, kindBadge} from "./ui.js";
+import {el, formatDate, kindBadge} from "./ui.js";
 
 /** Row objects of one table of a run bundle ([] when the run has none). */
 export function bundleRows(bundle, table) {
@@ -148,6 +148,8 @@ export function RUN_LIST_COLUMNS({link}) {
     {key: "workload", title: "workload", value: (r) => r.workload, hint: "The load of the headline result (the best job or result of the run)", className: "col-workload"},
     {key: "device", title: "device", value: (r) => r.device_label, className: "col-device"},
     {key: "host", title: "host / study", value: (r) => r.where, className: "nowrap"},
-    {key: "tools", title: "tools", value: (r) => r.tools}
+    {key: "tools", title: "tools", value: (r) => r.tools},
+    {key: "tags", title: "tags", value: (r) => tagList(r.tags).join(", ") || null,
+      cell: (r) => tagList(r.tags).map((t) => el("span", {class: "badge tag"}, t))}
   ];
 }
