@@ -12,6 +12,9 @@
 #   fio_results.json   fct_fio_results, only the columns /fio and /compare read
 #   compare_runs.json  dim_runs, only the columns /compare reads
 #   device_colors.json a palette slot per device (one colour per device on every page)
+#   runs_list.json     one row per run with its headline results, for /runs/ (_page_lists.py)
+#   config_usage.json  per DB configuration, the results, runs and devices using it (/configs)
+#   studies.json       the published studies' titles and printed dates (home page)
 #   <mart>.json        the small marts pages read whole (WHOLE_MARTS: devices, hosts, configs,
 #                      profiles, published IO figures, sweep knees, device capabilities), so the
 #                      pages never depend on the download archive (data/marts.zip), whose size
@@ -23,6 +26,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import _sitedata as sd  # noqa: E402
+import _page_lists as lists  # noqa: E402
 
 TPCC_COLUMNS = (
     "tpcc_result_id", "tpcc_series_id", "source_kind", "is_approx", "provenance", "run_id", "study_id", "host_id",
@@ -113,6 +117,9 @@ def members(con):
     yield "fio_results.json", sd.json_bytes(columns_payload(con, catalog, "fct_fio_results", FIO_COLUMNS, "fio_results"))
     yield "compare_runs.json", sd.json_bytes(columns_payload(con, catalog, "dim_runs", COMPARE_RUN_COLUMNS, "compare_runs"))
     yield "device_colors.json", sd.json_bytes(sd.device_colors_payload(con, catalog))
+    yield "runs_list.json", sd.json_bytes(lists.runs_list_payload(con, catalog))
+    yield "config_usage.json", sd.json_bytes(lists.config_usage_payload(con, catalog))
+    yield "studies.json", sd.json_bytes(lists.studies_payload(con, catalog))
     for name in WHOLE_MARTS:
         payload = sd.table_payload(con, name, catalog=catalog) if name in catalog else sd.missing_payload(name)
         yield f"{name}.json", sd.json_bytes(payload)

@@ -58,10 +58,11 @@ export async function launchBrowser() {
 
 /**
  * Open `path` on the local server and record every problem. Returns {page, problems, close}.
- * `ready` is a selector that must appear (e.g. a rendered chart) before the check ends.
+ * `ready` is a selector that must appear (e.g. a rendered chart) before the check ends;
+ * `viewport` the window size (a phone: {width: 390, height: 844}).
  */
-export async function openPage(browser, baseUrl, path, {ready = null, timeout = 15000, init = null} = {}) {
-  const context = await browser.newContext({viewport: {width: 1280, height: 900}});
+export async function openPage(browser, baseUrl, path, {ready = null, timeout = 15000, init = null, viewport = {width: 1280, height: 900}} = {}) {
+  const context = await browser.newContext({viewport});
   // `init`: a script run in the page before its own (e.g. to take a browser feature away)
   if (init) await context.addInitScript(init);
   const page = await context.newPage();
