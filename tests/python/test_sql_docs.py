@@ -119,3 +119,17 @@ def test_scaling_query_gives_four_independent_drives(warehouse):
     four = [r for r in rows if r["array_layout_a"] == "independent_x4" and r["profile_id"] == "database"
             and r["outstanding_ios"] is None]
     assert len(four) == 1 and (four[0]["factor"], four[0]["efficiency_pct"]) == (3.17, 79.2)
+
+
+def test_sql_page_offers_exactly_the_documented_queries():
+    """The SQL page's examples come from docs/sql.md through src/data/_sitedata.sql_examples:
+    the same 15 queries this file runs, each under its section's title."""
+    sys.path.insert(0, str(ROOT / "src" / "data"))
+    try:
+        import _sitedata
+    finally:
+        sys.path.pop(0)
+    examples = _sitedata.sql_examples(SQL_DOC.read_text(encoding="utf-8"))
+    assert [e["sql"] for e in examples] == [q.strip() for q in QUERIES]
+    assert all(e["title"] and not e["title"][0].isdigit() for e in examples)
+    assert any(e["title"].startswith("Top devices by IOPS") for e in examples)  # the page's default
