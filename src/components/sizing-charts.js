@@ -13,7 +13,7 @@ export function sizingPlane(points, requirement, {colorOf} = {}) {
       encoding: {
         x: {field: "usable_tb", type: "quantitative", scale: {type: "log"}, title: "Usable capacity (TB)"},
         y: {field: "iops", type: "quantitative", scale: {type: "log"}, title: "Deliverable front-end IOPS (IO/s)"},
-        color: colorOf ? deviceColorEncoding(points, {field: "device", idField: "device_id", colorOf, legend: {orient: "bottom", columns: 1, labelLimit: 360}})
+        color: colorOf ? deviceColorEncoding(points, {field: "device", idField: "device_id", colorOf, legend: {orient: "bottom", columns: 1, labelLimit: 280}})
                        : {field: "device", type: "nominal", title: "Device"},
         order: {field: "drives", type: "quantitative"},
         tooltip: [
@@ -40,7 +40,8 @@ export function sizingPlane(points, requirement, {colorOf} = {}) {
   }
   return {
     $schema: "https://vega.github.io/schema/vega-lite/v6.json",
-    title: {text: "IOPS vs capacity: what N drives cover", subtitle: ["Each point is an array of N drives; the cross is the requirement.", "A device covers it once its line passes above and right of the cross."]},
+    title: {text: "IOPS vs capacity: what N drives cover", anchor: "start",
+            subtitle: ["Each point is an array of N drives; the cross is", "the requirement: a device covers it above and right of it."]},
     width: "container",
     height: 360,
     data: {values: points},

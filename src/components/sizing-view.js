@@ -144,7 +144,7 @@ export function sensitivityTable(variants, {stricterLabel}) {
 }
 
 /** The one-page summary printed for a purchase request (hidden on screen, see the page's print styles). */
-export function printSummary({scenarioLines, answer, rows, recommended, url}) {
+export function printSummary({scenarioLines, answer, rows, recommended, url, omitted = []}) {
   const table = el("table", {class: "print-table"},
     el("thead", {}, el("tr", {}, ["Device", "Evidence", "Latency", "Drives", "Binds", "Endurance need / rating (DWPD)", "Cost", "$ / usable TB", "$ / 1,000 IOPS"].map((h) => el("th", {}, h)))),
     el("tbody", {}, rows.slice(0, 10).map((row) => el("tr", {},
@@ -159,6 +159,7 @@ export function printSummary({scenarioLines, answer, rows, recommended, url}) {
     el("p", {class: "print-answer"}, answer),
     table,
     rows.length > 10 ? el("p", {}, `… and ${rows.length - 10} more rows on the page.`) : null,
+    omitted.length ? el("p", {}, `Not in this table: ${omitted.join("; ")}.`) : null,
     recommended ? el("div", {class: "print-evidence"}, el("b", {}, `Evidence for ${recommended.label}: `),
       recommended.edited.iops_per_drive ? "IOPS per drive typed in (no latency evidence)." : `${recommended.evidence.latency.text}.`,
       recommended.evidence.refs.length ? ` Sources: ${recommended.evidence.refs.map((r) => (r.kind === "run" ? `run ${r.run_id}` : r.text)).join("; ")}.` : null) : null,
