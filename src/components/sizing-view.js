@@ -113,16 +113,16 @@ export function evidencePanel(row, {scenario}) {
   ];
   const parts = [el("ul", {class: "evidence-list"}, items)];
   if (ev.points.length) {
-    parts.push(el("table", {class: "evidence-points"},
-      el("caption", {}, `Measured loads at ${sig(ev.points[0].read_pct)} % reads, ${sig(ev.points[0].block_kib)} KiB (worst direction's ${stat.short})`),
+    parts.push(el("p", {class: "evidence-points-title"}, el("b", {}, `Measured loads at ${sig(ev.points[0].read_pct)} % reads, ${sig(ev.points[0].block_kib)} KiB (${stat.percentile ? `the slower direction's ${stat.short}` : "IO-weighted mean latency"})`)));
+    parts.push(el("div", {class: "scroll-box"}, el("table", {class: "evidence-points"},
       el("thead", {}, el("tr", {}, el("th", {class: "num"}, "Outstanding IOs"), el("th", {class: "num"}, "IOPS"),
                          el("th", {class: "num"}, stat.short), el("th", {}, "Within target"), el("th", {}, "Run"))),
       el("tbody", {}, ev.points.map((p) => el("tr", {class: p.meets ? "meets" : "misses"},
         el("td", {class: "num"}, p.outstanding_ios === null ? "—" : String(p.outstanding_ios)),
-        el("td", {class: "num"}, sig(p.iops, {digits: 4})),
+        el("td", {class: "num"}, count(p.iops)),
         el("td", {class: "num"}, latency(p.value_us, {missing: "not reported"})),
         el("td", {}, p.meets ? "yes" : "no"),
-        el("td", {}, runLink(p.run_id)))))));
+        el("td", {}, runLink(p.run_id))))))));
   }
   return el("div", {class: "evidence-panel"}, parts);
 }
