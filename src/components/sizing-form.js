@@ -5,6 +5,29 @@ import {param, setParams} from "./state.js";
 import {el} from "./ui.js";
 import {inputText} from "./sizing-format.js";
 
+// URL writes of a burst of changes (several fields set at once, a form rebuilt) go out as one
+// history.replaceState just after the burst: under load each one cost tens of ms.
+// A form being built reads the URL, so it flushes the queue first: a value typed in the same
+// burst that rebuilds the form is never lost.
+const pendingParams = {values: {}, defaults: {}, scheduled: false};
+function queueParams(values, defaults) {
+  Object.assign(pendingParams.values, values);
+  Object.assign(pendingParams.defaults, defaults);
+  if (pendingParams.scheduled) return;
+  pendingParams.scheduled = true;
+  setTimeout(flushParams, 0);
+}
+
+/** Write the queued URL parameters now (a no-op when nothing is queued). */
+export function flushParams() {
+  if (!pendingParams.scheduled) return;
+  const {values, defaults} = pendingParams;
+  pendingParams.values = {};
+  pendingParams.defaults = {};
+  pendingParams.scheduled = false;
+  setParams(values, defaults);
+}
+
 /** Text of an input -> number, undefined (blank) or the text itself (so validation can name it). */
 export function toNumber(text) {
   const t = String(text ?? "").trim().replaceAll(",", "");
@@ -18,6 +41,7 @@ export function toNumber(text) {
  * validated by `validate(values) -> {name: message}`. URL parameter = field name.
  */
 export function fieldForm(fields, {validate = () => ({}), className = "sizing-form"} = {}) {
+  flushParams();
   const form = el("form", {class: className, onsubmit: (e) => e.preventDefault()});
   const controls = new Map();
   const messages = new Map();
@@ -49,7 +73,7 @@ export function fieldForm(fields, {validate = () => ({}), className = "sizing-fo
     for (const [name, control] of controls) control.toggleAttribute("aria-invalid", Boolean(errors[name]));
     form.value = {values, errors, valid: Object.keys(errors).length === 0};
     const defaults = Object.fromEntries(fields.map((f) => [f.name, f.fallback === undefined ? "" : String(f.fallback)]));
-    setParams(Object.fromEntries(fields.map((f) => [f.name, String(controls.get(f.name).value)])), defaults);
+    queueParams(Object.fromEntries(fields.map((f) => [f.name, String(controls.get(f.name).value)])), defaults);
   };
   form.addEventListener("input", update);
   form.addEventListener("change", update);
@@ -66,6 +90,7 @@ export function fieldForm(fields, {validate = () => ({}), className = "sizing-fo
  * value: [{...device, figures: {field: number|null|text}, edited: {field: bool}, errors: {field: message}}]
  */
 export function deviceFiguresForm(devices, fields, {validate = () => ({})} = {}) {
+  flushParams();
   const form = el("form", {class: "device-figures", onsubmit: (e) => e.preventDefault()});
   const table = el("table", {class: "device-figures-table"});
   table.append(el("thead", {}, el("tr", {}, el("th", {}, "Device"), el("th", {}, "IOPS figure"),
@@ -118,7 +143,7 @@ export function deviceFiguresForm(devices, fields, {validate = () => ({})} = {})
       errorCell.textContent = Object.values(errors).join("; ");
       value.push({...device, figures, edited, errors});
     }
-    setParams(url, defaults);
+    queueParams(url, defaults);
     form.value = value;
   };
   form.addEventListener("input", update);
