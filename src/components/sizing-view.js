@@ -154,7 +154,7 @@ export function printSummary({scenarioLines, answer, rows, recommended, url, omi
       el("td", {class: "num"}, money(row.result.cost_usd)), el("td", {class: "num"}, money(row.result.usd_per_usable_tb, {missing: "—"})),
       el("td", {class: "num"}, money(row.result.usd_per_kiops, {missing: "—"}))))));
   return el("section", {class: "print-summary"},
-    el("h1", {}, "Storage sizing summary"),
+    el("h2", {}, "Storage sizing summary"),
     el("p", {class: "print-scenario"}, scenarioLines.map((l) => [l, el("br")])),
     el("p", {class: "print-answer"}, answer),
     table,
