@@ -67,20 +67,33 @@ export function indexBy(rows, field) {
   return new Map(rows.map((r) => [r[field], r]));
 }
 
+const INTERFACE_NAMES = {nvme: "NVMe", sata: "SATA", sas: "SAS", pcie: "PCIe", scsi: "SCSI", ide: "IDE", usb: "USB"};
+const STATES_CAPACITY = /\d(?:[.,]\d+)?\s*[GT]B\b/i;
+
+/** A device's human name: vendor (without its parenthetical note) and model, vendor left out when unknown or repeated. */
+export function deviceName(d) {
+  const vendor = String(d.vendor ?? d.device_vendor ?? "").replace(/\s*\([^)]*\)\s*/g, " ").trim();
+  const model = String(d.model ?? d.device_model ?? "").trim();
+  const knownVendor = vendor && !/^(not stated|unknown)$/i.test(vendor) && !model.toLowerCase().startsWith(vendor.toLowerCase());
+  return [knownVendor ? vendor : null, model || null].filter(Boolean).join(" ") || String(d.device_id ?? "unknown device");
+}
+
 /**
- * device_id -> readable label ("Samsung PM1725 (nvme, 1500 GB)") from dim_devices rows;
- * ids not in the catalog are shown as they are.
+ * device_id -> readable label ("Samsung PM1725 (NVMe, 1500 GB)") from dim_devices rows: the
+ * device's name, then its interface (or media) and capacity unless the name already says them;
+ * ids not in the catalog are shown as they are. Every page labels devices with this one function.
  */
 export function deviceLabeler(deviceRows) {
   const byId = new Map();
   for (const d of deviceRows) {
     if (!d.device_id) continue;
-    const vendor = d.vendor ?? d.device_vendor;
-    const model = d.model ?? d.device_model;
-    const name = [vendor, model].filter(Boolean).join(" ") || d.device_id;
+    const name = deviceName(d);
+    const iface = d.interface ?? d.device_interface ?? d.media ?? d.device_media;
     const capacity = d.capacity_gb ?? d.device_capacity_gb;
-    const details = [d.interface ?? d.device_interface ?? d.media ?? d.device_media,
-      capacity ? `${capacity} GB` : null].filter(Boolean).join(", ");
+    const details = [
+      iface && !name.toLowerCase().includes(String(iface).toLowerCase()) ? INTERFACE_NAMES[iface] ?? iface : null,
+      capacity && !STATES_CAPACITY.test(name) ? `${capacity} GB` : null
+    ].filter(Boolean).join(", ");
     byId.set(d.device_id, details ? `${name} (${details})` : name);
   }
   // Two catalog entries may read the same: keep labels unique by appending the id.

@@ -95,7 +95,7 @@ test("a shared link with IOPS per drive 0.001 answers within 1 s with a message 
   assert.ok(messages.includes("IOPS per drive must be at least 1"), messages.join(" | "));
   assert.ok(messages.includes("Capacity per drive must be at most 1000"), messages.join(" | "));
   const text = await page.locator(".sizing-answer").innerText();
-  assert.match(text, /Samsung 850 PRO 512 GB: IOPS per drive must be at least 1 — edit its figures above/);
+  assert.match(text, /Samsung 850 PRO \(SATA, 512 GB\): IOPS per drive must be at least 1 — edit its figures above/);
   assert.doesNotMatch(await page.locator("main").innerText(), BAD_WORDS);
   assert.doesNotMatch(await page.locator("main").innerText(), /2000000000000/);
   // typing the same figure into the field answers as fast
