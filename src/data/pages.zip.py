@@ -12,6 +12,9 @@
 #   fio_results.json   fct_fio_results, only the columns /fio and /compare read
 #   compare_runs.json  dim_runs, only the columns /compare reads
 #   device_colors.json a palette slot per device (one colour per device on every page)
+#   tpcc_quotients.json the TPC-C pairs of fct_device_quotients (the two result ids, metric,
+#                      quotient): /tpcc's quotient matrix reads the mart's quotients instead of
+#                      dividing results itself
 #   <mart>.json        the small marts pages read whole (WHOLE_MARTS: devices, hosts, configs,
 #                      profiles, published IO figures, sweep knees, device capabilities), so the
 #                      pages never depend on the download archive (data/marts.zip), whose size
@@ -72,6 +75,21 @@ def series_payload(con, catalog: dict) -> dict:
                             f"from {sd.MARTS_SCHEMA}.{mart} group by all order by all")
 
 
+QUOTIENT_COLUMNS = ("fact_a_id", "fact_b_id", "metric", "quotient")
+
+
+def quotients_payload(con, catalog: dict) -> dict:
+    """The TPC-C rows of fct_device_quotients, only the columns the quotient matrix reads (the
+    page finds each fact among its results, which carry the devices and conditions)."""
+    mart = "fct_device_quotients"
+    if mart not in catalog or not all(sd.has_column(catalog, mart, c) for c in (*QUOTIENT_COLUMNS, "result_domain")):
+        return sd.missing_payload("tpcc_quotients")
+    cols = ", ".join(sd.quote_ident(c) for c in QUOTIENT_COLUMNS)
+    return sd.query_payload(con, "tpcc_quotients",
+                            f"select {cols} from {sd.MARTS_SCHEMA}.{mart} where result_domain = 'tpcc' "
+                            "and quotient is not null order by metric, fact_a_id, fact_b_id")
+
+
 def counts_by_kind(con, catalog: dict, mart: str) -> dict | None:
     if mart not in catalog:
         return None
@@ -113,6 +131,7 @@ def members(con):
     yield "fio_results.json", sd.json_bytes(columns_payload(con, catalog, "fct_fio_results", FIO_COLUMNS, "fio_results"))
     yield "compare_runs.json", sd.json_bytes(columns_payload(con, catalog, "dim_runs", COMPARE_RUN_COLUMNS, "compare_runs"))
     yield "device_colors.json", sd.json_bytes(sd.device_colors_payload(con, catalog))
+    yield "tpcc_quotients.json", sd.json_bytes(quotients_payload(con, catalog))
     for name in WHOLE_MARTS:
         payload = sd.table_payload(con, name, catalog=catalog) if name in catalog else sd.missing_payload(name)
         yield f"{name}.json", sd.json_bytes(payload)

@@ -57,18 +57,23 @@ export async function launchBrowser() {
 }
 
 /**
- * Open `path` on the local server and record every problem. Returns {page, problems, close}.
+ * Open `path` on the local server and record every problem. Returns {page, problems, warnings, close}.
  * `ready` is a selector that must appear (e.g. a rendered chart) before the check ends.
+ * `viewport`: {width, height} of the browser window (default 1280 x 900; a phone is 390 wide).
+ * `warnings`: the console's warning messages (Vega's among them), which are not problems by
+ * themselves; a test that wants none asserts on them.
  */
-export async function openPage(browser, baseUrl, path, {ready = null, timeout = 15000, init = null} = {}) {
-  const context = await browser.newContext({viewport: {width: 1280, height: 900}});
+export async function openPage(browser, baseUrl, path, {ready = null, timeout = 15000, init = null, viewport = {width: 1280, height: 900}} = {}) {
+  const context = await browser.newContext({viewport});
   // `init`: a script run in the page before its own (e.g. to take a browser feature away)
   if (init) await context.addInitScript(init);
   const page = await context.newPage();
   const problems = [];
+  const warnings = [];
   const origin = new URL(baseUrl).origin;
   page.on("console", (msg) => {
     if (msg.type() === "error") problems.push(`console error: ${msg.text()}`);
+    if (msg.type() === "warning") warnings.push(msg.text());
   });
   page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
   // alert()/confirm()/prompt() never belong on these pages (and would mean injected script ran).
@@ -106,7 +111,7 @@ export async function openPage(browser, baseUrl, path, {ready = null, timeout = 
   for (const text of await page.locator(".observablehq--error").allInnerTexts()) {
     problems.push(`cell error: ${text.slice(0, 300)}`);
   }
-  return {page, problems, close: () => context.close()};
+  return {page, problems, warnings, close: () => context.close()};
 }
 
 /**
