@@ -272,7 +272,7 @@ export function chartTitle(title, ...notes) {
 // Legends go under the chart, one above the other, left-aligned; long labels break into lines.
 const LEGEND_CONFIG = {
   legend: {orient: "bottom", direction: "vertical", layout: {bottom: {anchor: "start", direction: "vertical", margin: 6}}},
-  axis: {labelLimit: 140}
+  axis: {labelLimit: 0}
 };
 const MULTILINE = "split(datum.label, '\\n')";
 

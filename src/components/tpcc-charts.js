@@ -107,10 +107,10 @@ export function quotientHeatmap(cells, {title, metricTitle, scopeText}) {
   }));
   const extent = Math.max(1, ...data.map((d) => Math.abs(d.log2)));
   const enc = {
-    // Names are cut at 100 px (their distinguishing model number fits); rotated labels hang
-    // down-left, inside the chart, so the last column's name is never clipped.
-    x: {field: "b_name", type: "nominal", title: null, axis: {labelAngle: -40, labelLimit: 100}},
-    y: {field: "a_name", type: "nominal", title: null, axis: {labelLimit: 100}}
+    // Names are never cut (they are what differs); rotated labels hang down-left, inside the
+    // chart, so the last column's name is never clipped.
+    x: {field: "b_name", type: "nominal", title: null, axis: {labelAngle: -40, labelLimit: 0}},
+    y: {field: "a_name", type: "nominal", title: null, axis: {labelLimit: 0}}
   };
   return {
     $schema: SCHEMA,
@@ -138,7 +138,7 @@ export function quotientHeatmap(cells, {title, metricTitle, scopeText}) {
         }
       }
     ],
-    config: {axis: {labelLimit: 100}}
+    config: {axis: {labelLimit: 0}}
   };
 }
 
