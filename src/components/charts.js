@@ -291,12 +291,17 @@ export function deviceColor(rows, {colorOf = colorOfDevice, title = "Device"} = 
   }
   if (seen.size === 0) return {value: NEUTRAL_COLOR};
   if (seen.size > MAX_LEGEND_SERIES) return {field: "_color", type: "nominal", scale: null, legend: null};
+  const legend = {title, labelExpr: MULTILINE, labelLimit: 0, symbolLimit: 0, symbolType: "circle"};
+  // Devices in distinct colours (the usual case): the scale takes its domain and colours from
+  // the rows (`_device`, `_color`), so the spec does not depend on which devices are drawn and a
+  // filter change updates the drawn chart in place. Vega pairs a data-driven range with the
+  // domain by distinct colour, so two devices of one colour (from studies never shown together,
+  // here side by side) get an explicit domain and range instead.
+  if (new Set(seen.values()).size === seen.size) {
+    return {field: "_device", type: "nominal", title, scale: {range: {field: "_color"}}, legend};
+  }
   const domain = [...seen.keys()].sort((a, b) => String(a).localeCompare(String(b)));
-  return {
-    field: "_device", type: "nominal", title,
-    scale: {domain, range: domain.map((d) => seen.get(d))},
-    legend: {title, labelExpr: MULTILINE, labelLimit: 0, symbolLimit: 0, symbolType: "circle"}
-  };
+  return {field: "_device", type: "nominal", title, scale: {domain, range: domain.map((d) => seen.get(d))}, legend};
 }
 
 /**
@@ -337,6 +342,9 @@ function variantEncodings(rows, title = "Conditions") {
   };
 }
 
+/** Each row's own device colour (`_color`), without a scale or legend. */
+const OWN_COLOR = {field: "_color", type: "nominal", scale: null, legend: null};
+
 const HOLLOW_IF_APPROX = {condition: {test: `datum.figure === '${APPROX_LABELS[1]}'`, value: 0}, value: 1};
 
 // ---------------------------------------------------------------------------------------------
@@ -365,10 +373,15 @@ export function lineChart({rows, title, subtitle, x, y, conditions = null, varia
   const entries = [["_device_name", "Device"], ["_conditions", "Conditions"], [x.field, x.title, x.unit], [y.field, y.title, y.unit], ...tip, ...extraTooltip];
   const data = segmentRows(shaped, {x: levelField, y: y.field, seriesOf: (r) => r._series, ladders, join})
     .map((r) => ({...r, _tip: tooltipOf(r, entries)}));
+  // One layer carries the device scale and its legend (the points, or the lines when there are
+  // none); the others stroke each row's own colour (a channel without a scale), so no two layers
+  // define the colour scale.
   const color = deviceColor(data, {colorOf});
+  const own = "value" in color ? color : OWN_COLOR;
   const shapes = variantEncodings(data, conditionsTitle);
-  // (a few pixels of padding, so points at the ends of the axis are not cut in half)
-  const xEnc = {field: x.field, type: x.type ?? "quantitative", title: axisTitle(x.title), scale: {padding: 8, ...(x.scale ?? {})},
+  // (a few pixels of padding, so points at the ends of the axis are not cut in half; not
+  // "nice", which would stretch the padded domain to the next round tick, e.g. -0.2 or 220)
+  const xEnc = {field: x.field, type: x.type ?? "quantitative", title: axisTitle(x.title), scale: {padding: 8, nice: false, ...(x.scale ?? {})},
     ...(x.axis ? {axis: x.axis} : {}), ...(x.sort ? {sort: x.sort} : {})};
   const yEnc = {field: y.field, type: "quantitative", title: axisTitle(y.title, 48), scale: {type: scale.type, ...(scale.type === "log" ? {} : {zero: y.zero ?? true})}};
   const lineY = {...yEnc, field: "_line_y"};
@@ -382,21 +395,21 @@ export function lineChart({rows, title, subtitle, x, y, conditions = null, varia
   ];
   const layers = [{
     mark: {type: "line", strokeWidth: 1.8, interpolate},
-    encoding: {x: xEnc, y: lineY, color, detail: {field: "_segment"}, ...(shapes.dash ? {strokeDash: shapes.dash} : {}),
+    encoding: {x: xEnc, y: lineY, ...(points ? {stroke: own} : {color}), detail: {field: "_segment"}, ...(shapes.dash ? {strokeDash: shapes.dash} : {}),
                order: {field: levelField, type: "quantitative"}}
   }];
   if (points) {
     layers.push({
       mark: {type: "point", filled: true, size: pointSize, strokeWidth: 1.5, tooltip: {expr: "datum._tip"}},
       // stroke as well as fill, so an approximate (hollow) point keeps its outline
-      encoding: {x: xEnc, y: yEnc, color, stroke: color, fillOpacity: HOLLOW_IF_APPROX, ...(shapes.shape ? {shape: shapes.shape} : {})}
+      encoding: {x: xEnc, y: yEnc, color, stroke: own, fillOpacity: HOLLOW_IF_APPROX, ...(shapes.shape ? {shape: shapes.shape} : {})}
     });
   }
   if (knee) {
     layers.push({
       transform: [{filter: "datum._knee === true"}],
       mark: {type: "point", filled: false, size: 340, strokeWidth: 2, shape: "circle", tooltip: {expr: "datum._tip"}},
-      encoding: {x: xEnc, y: yEnc, color}
+      encoding: {x: xEnc, y: yEnc, stroke: own}
     });
   }
   return {
@@ -440,7 +453,7 @@ export function barChart({rows, title, subtitle, x, y, tip = [], extraTooltip = 
       y: {field: y.field, type: "quantitative", title: axisTitle(y.title, 48), scale: {type: scale.type}},
       color,
       fillOpacity: {condition: {test: `datum.figure === '${APPROX_LABELS[1]}'`, value: 0.3}, value: 1},
-      stroke: color
+      stroke: "value" in color ? color : OWN_COLOR
     },
     config: LEGEND_CONFIG,
     usermeta: {yScale: scale}

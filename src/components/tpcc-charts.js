@@ -79,9 +79,10 @@ function shortName(label) {
 /**
  * Device x device heatmap of quotient cells (compare-logic quotientCells): the cell text is
  * A / B at 3 significant digits; blue where A is higher, red where lower.
- * `scopeText`: the setup and level the cells come from ("at 100 connections · study ...").
+ * `scopeText`: the setup and level the cells come from ("at 100 connections · study ...");
+ * `levelText`: a level as the tooltip names it ("100 connections").
  */
-export function quotientHeatmap(cells, {title, metricTitle, scopeText}) {
+export function quotientHeatmap(cells, {title, metricTitle, scopeText, levelText = String}) {
   const short = new Map();
   for (const c of cells) for (const l of [c.numerator, c.denominator]) short.set(l, shortName(l));
   // Two devices whose short names collide keep their full labels.
@@ -94,7 +95,7 @@ export function quotientHeatmap(cells, {title, metricTitle, scopeText}) {
     b_name: axisName(c.denominator),
     label: quotientText(c.geomean) + (c.approx ? "≈" : ""),
     log2: Math.log2(c.geomean),
-    _tip: tooltipOf({...c, levels_text: c.levels.join(", ")}, [
+    _tip: tooltipOf({...c, levels_text: c.levels.map(levelText).join(", ")}, [
       ["numerator", "A"], ["denominator", "B"],
       [() => `${quotientText(c.geomean)}×`, c.n > 1 ? "A / B (geometric mean)" : "A / B"],
       [() => (c.n > 1 ? `${quotientText(c.min)}× – ${quotientText(c.max)}×` : null), "range"],

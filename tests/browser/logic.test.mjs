@@ -214,7 +214,7 @@ describe("large-warehouse defaults and page aggregates", () => {
     const {lineChart, MAX_LEGEND_SERIES} = await import("../../src/components/charts.js");
     const rows = (n) => Array.from({length: n}, (_, i) => ({x: 1, y: i + 1, device_id: `d${i}`, device_label: `D${i}`}));
     const spec = (n) => lineChart({rows: rows(n), title: "t", x: {field: "x", title: "x"}, y: {field: "y", title: "y"}, yScale: "linear"});
-    const legendOf = (s) => s.layer[0].encoding.color.legend;
+    const legendOf = (s) => s.layer[1].encoding.color.legend;
     assert.ok(legendOf(spec(MAX_LEGEND_SERIES)));
     assert.equal(spec(MAX_LEGEND_SERIES).title.subtitle, undefined);
     assert.equal(legendOf(spec(MAX_LEGEND_SERIES + 1)), null);
@@ -241,7 +241,14 @@ describe("charts: colour, conditions, lines, scales, tooltips", () => {
     const spec = lineChart({rows, title: "t", x: {field: "x", title: "x"}, y: {field: "y", title: "y"}, colorOf,
       conditions: [["setup", "study"], ["db_config_id", "config"]]});
     const color = spec.layer[1].encoding.color;
-    assert.deepEqual(color.scale, {domain: ["A", "B"], range: ["#0072b2", "#e69f00"]}, "C has no value: not in the legend");
+    // the scale reads each device's colour from its rows (the spec does not depend on the rows)
+    assert.deepEqual(color.scale, {range: {field: "_color"}});
+    assert.deepEqual([...new Set(spec.data.values.map((r) => `${r._device}=${r._color}`))].sort(), ["A=#0072b2", "B=#e69f00"], "C has no value: not drawn, not in the legend");
+    // two devices of one colour side by side: an explicit domain and range (Vega would pair a
+    // data-driven range by distinct colour)
+    const same = lineChart({rows: rows.map((r) => ({...r, device_id: r.device_id === "b" ? "a2" : r.device_id})), title: "t",
+      x: {field: "x", title: "x"}, y: {field: "y", title: "y"}, colorOf: (id) => (id === "a2" ? "#0072b2" : colorOf(id))});
+    assert.deepEqual(same.layer[1].encoding.color.scale, {domain: ["A", "B"], range: ["#0072b2", "#0072b2"]});
     // The config differs between A's two series: it is the shape, not the colour; the study does not vary.
     assert.equal(spec.layer[1].encoding.shape.field, "_variant");
     assert.deepEqual([...new Set(spec.data.values.map((r) => r._variant))].sort(), ["c1", "c2"]);
