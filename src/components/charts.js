@@ -382,7 +382,8 @@ export function lineChart({rows, title, subtitle, x, y, conditions = null, varia
   // (a few pixels of padding, so points at the ends of the axis are not cut in half; not
   // "nice", which would stretch the padded domain to the next round tick, e.g. -0.2 or 220)
   const xEnc = {field: x.field, type: x.type ?? "quantitative", title: axisTitle(x.title), scale: {padding: 8, nice: false, ...(x.scale ?? {})},
-    ...(x.axis ? {axis: x.axis} : {}), ...(x.sort ? {sort: x.sort} : {})};
+    // plain numbers on the axis (one pinned level would otherwise read "100.000000")
+    axis: {...((x.type ?? "quantitative") === "quantitative" ? {format: ",~r"} : {}), ...(x.axis ?? {})}, ...(x.sort ? {sort: x.sort} : {})};
   const yEnc = {field: y.field, type: "quantitative", title: axisTitle(y.title, 48), scale: {type: scale.type, ...(scale.type === "log" ? {} : {zero: y.zero ?? true})}};
   const lineY = {...yEnc, field: "_line_y"};
   const notes = [

@@ -104,7 +104,10 @@ export function conditionText(field, value) {
 }
 
 /**
- * Device x device quotients of `metric` over rows measured under the same conditions.
+ * Device x device quotients of `metric` over rows measured under the same conditions, computed
+ * here. The /tpcc page does not use it: it reads the warehouse's quotients
+ * (marts.fct_device_quotients, see quotientCells). The logic tests check this reference
+ * computation against the ratios the studies printed.
  * For each ordered pair (a, b) and each condition key where both have a value, q = a / b;
  * the cell summarises them: geometric mean, min, max, count, and whether any figure is approximate.
  */

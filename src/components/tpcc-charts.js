@@ -1,6 +1,6 @@
 // TPC-C chart specs: rows of marts.fct_tpcc_results / fct_tpcc_intervals in, Vega-Lite out.
 // Rows must be decorated (charts.js decorate) and carry `device_id`, `device_label` and `setup`.
-import {SCHEMA, barChart, chartTitle, fmtNumber, lineChart, tooltip, tooltipOf, wrapText} from "./charts.js";
+import {SCHEMA, barChart, chartTitle, lineChart, tooltip, tooltipOf} from "./charts.js";
 import {TPCC_CONDITIONS, conditionsText, varyingFields} from "./compare-logic.js";
 
 export const X_AXES = {
@@ -165,4 +165,4 @@ export function metricOrBars(rows, {x = "connections", y, yTitle, title, subtitl
     x: {field: "conditions_label", title: "Conditions"}, y: {field: y, title: yTitle}, yScale, tip: context(null)});
 }
 
-export {fmtNumber, tooltip, wrapText};
+export {tooltip};
