@@ -56,7 +56,27 @@ export default {
   // Framework theme from our own stylesheet instead.
   globalStylesheets: [],
   style: "style.css",
-  head: '<link rel="icon" href="data:,">',
+  // The favicon (none: avoids a 404), and for keyboard users: a "skip to main content" link as
+  // the first stop of every page, and no stop on the sidebar toggle (a checkbox hidden under the
+  // open sidebar; the sidebar's links open it on focus, so the keyboard never needs it).
+  head: `<link rel="icon" href="data:,">
+<script>
+document.addEventListener("DOMContentLoaded", () => {
+  const main = document.getElementById("observablehq-main");
+  if (main) {
+    main.tabIndex = -1;
+    const skip = document.createElement("a");
+    skip.className = "skip-link";
+    skip.href = "#observablehq-main";
+    skip.textContent = "Skip to main content";
+    // focus and scroll by hand: the 404 page has a <base>, which would send #fragments home
+    skip.addEventListener("click", (event) => { event.preventDefault(); main.focus(); main.scrollIntoView(); });
+    document.body.prepend(skip);
+  }
+  const toggle = document.getElementById("observablehq-sidebar-toggle");
+  if (toggle) toggle.tabIndex = -1;
+});
+</script>`,
   header: "",
   footer: "iopscope: benchmark results you can query. Built from the bundled data/raw/ tree.",
   toc: true,

@@ -21,6 +21,21 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
             return str(fs_path.with_suffix(".html"))
         return str(fs_path)
 
+    def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
+        # An unknown address gets the site's own 404 page (Framework builds 404.html), still with
+        # status 404, as static hosts do (nginx error_page, GitHub Pages).
+        page = Path(self.directory) / "404.html"
+        if code == 404 and self.command in ("GET", "HEAD") and page.is_file():
+            body = page.read_bytes()
+            self.send_response(404, message)
+            self.send_header("Content-Type", "text/html; charset=utf-8")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            if self.command == "GET":
+                self.wfile.write(body)
+            return
+        super().send_error(code, message, explain)
+
     def log_message(self, fmt: str, *args) -> None:
         if getattr(self.server, "verbose", False):
             super().log_message(fmt, *args)

@@ -10,6 +10,18 @@
 --           outstanding IOs and the figure's qualifier (about / up to / range end ...)
 --
 -- A condition the source does not state is spelled 'n/a' and matches only another 'n/a'.
+--
+-- Every row also names its conditions as columns (macros/comparisons.sql: comparison_conditions,
+-- the same set for every domain, null where a domain has no such condition) and carries
+-- key_except_<kind>: the key of every condition but the ones a condition quotient of that kind
+-- varies (fct_condition_quotients, fct_sweep_quotient_summaries). Published IO figures are keyed
+-- there by the citation's section rather than the sentence, without the hedge word: a section
+-- states one set of test conditions, and the hedge is carried by the figure's bounds.
+--
+-- metric_value_low / _high: the figure's bounds (published: printed precision; measured: the value).
+-- printed_figure_id: one printed figure; rows sharing it (a figure the paper stated jointly for
+-- several capacities or layouts) are never divided by each other. is_range_end: one end of a
+-- printed range, not a point figure, never paired.
 -- Materialized as a table: several models and tests read it, a view would recompute the chain.
 {{ config(materialized='table') }}
 
@@ -22,7 +34,7 @@ with tpcc as (
 
 published_io as (
 
-    select * from {{ ref('stg_lake__published_io_results') }}
+    select * from {{ ref('int_published_io_results_described') }}
 
 ),
 
@@ -47,18 +59,35 @@ tpcc_keyed as (
         host_id,
         device_id,
         tpcc_result_id as fact_id,
+        tpcc_result_id as printed_figure_id,
+        false as is_range_end,
         cast(connections as {{ type_double() }}) as load_level,
-        cast(null as {{ dbt.type_string() }}) as profile_id,
+        db_server,
         db_config_id,
+        kit,
+        warehouses,
         connections,
         buffer_pool_gib,
         page_size_kib,
-        cast(null as {{ dbt.type_int() }}) as outstanding_ios,
+        data_device_count as device_count,
         array_layout,
+        cast(null as {{ dbt.type_int() }}) as processes_per_device,
+        cast(null as {{ dbt.type_string() }}) as profile_id,
+        cast(null as {{ dbt.type_string() }}) as direction,
+        cast(null as {{ dbt.type_int() }}) as outstanding_ios,
+        cast(null as {{ dbt.type_string() }}) as ioengine,
+        cast(null as {{ dbt.type_boolean() }}) as is_direct_io,
+        cast(null as {{ dbt.type_string() }}) as measurement_area,
+        cast(null as {{ dbt.type_string() }}) as source_section,
         is_approx,
         provenance,
-        new_order_tpm, p95_new_order_ms, max_new_order_ms, cpu_user_sys_pct, cpu_iowait_pct,
-        cpu_cycles_per_new_order, io_per_new_order, device_cost_usd_per_tpmc
+        {%- for metric in tpcc_figure_metrics() %}
+        {{ metric }}, {{ metric }}_low, {{ metric }}_high,
+        {%- endfor %}
+        nominal_thread_cycles_per_new_order, nominal_thread_cycles_per_new_order_low, nominal_thread_cycles_per_new_order_high,
+        nominal_thread_cycles_per_txn, nominal_thread_cycles_per_txn_low, nominal_thread_cycles_per_txn_high,
+        io_per_new_order, io_per_new_order_low, io_per_new_order_high,
+        device_cost_usd_per_tpmc, device_cost_usd_per_tpmc_low, device_cost_usd_per_tpmc_high
     from tpcc
 
 ),
@@ -74,21 +103,37 @@ published_io_keyed as (
         study_id,
         host_id,
         device_id,
-        {{ surrogate_key(['run_id', 'source_path', 'csv_line']) }} as fact_id,
+        published_io_result_id as fact_id,
+        printed_figure_id,
+        is_range_end,
         cast(outstanding_ios as {{ type_double() }}) as load_level,
-        profile_id,
+        cast(null as {{ dbt.type_string() }}) as db_server,
         cast(null as {{ dbt.type_string() }}) as db_config_id,
+        cast(null as {{ dbt.type_string() }}) as kit,
+        cast(null as {{ dbt.type_int() }}) as warehouses,
         cast(null as {{ dbt.type_int() }}) as connections,
         cast(null as {{ type_double() }}) as buffer_pool_gib,
         cast(null as {{ dbt.type_int() }}) as page_size_kib,
-        outstanding_ios,
+        device_count,
         array_layout,
+        processes_per_device,
+        profile_id,
+        cast(null as {{ dbt.type_string() }}) as direction,
+        outstanding_ios,
+        cast(null as {{ dbt.type_string() }}) as ioengine,
+        cast(null as {{ dbt.type_boolean() }}) as is_direct_io,
+        measurement_area,
+        source_section,
         is_approx,
-        {{ dbt.concat(["study_id", "': '", "citation"]) }} as provenance,
-        case when metric = 'iops' then metric_value end as iops,
-        case when metric = 'mb_per_s' then metric_value end as mib_per_s,
-        case when metric = 'min_read_latency_ms' then metric_value end as min_read_latency_ms,
-        case when metric = 'min_write_latency_ms' then metric_value end as min_write_latency_ms
+        provenance,
+        iops, iops_low, iops_high,
+        mib_per_s, mib_per_s_low, mib_per_s_high,
+        min_read_latency_ms,
+        case when min_read_latency_ms is not null then metric_value_low end as min_read_latency_ms_low,
+        case when min_read_latency_ms is not null then metric_value_high end as min_read_latency_ms_high,
+        min_write_latency_ms,
+        case when min_write_latency_ms is not null then metric_value_low end as min_write_latency_ms_low,
+        case when min_write_latency_ms is not null then metric_value_high end as min_write_latency_ms_high
     from published_io
 
 ),
@@ -107,14 +152,26 @@ fio_keyed as (
         host_id,
         device_id,
         fio_result_id as fact_id,
+        fio_result_id as printed_figure_id,
+        false as is_range_end,
         cast(outstanding_ios as {{ type_double() }}) as load_level,
-        profile_id,
+        cast(null as {{ dbt.type_string() }}) as db_server,
         cast(null as {{ dbt.type_string() }}) as db_config_id,
+        cast(null as {{ dbt.type_string() }}) as kit,
+        cast(null as {{ dbt.type_int() }}) as warehouses,
         cast(null as {{ dbt.type_int() }}) as connections,
         cast(null as {{ type_double() }}) as buffer_pool_gib,
         cast(null as {{ dbt.type_int() }}) as page_size_kib,
-        outstanding_ios,
+        data_device_count as device_count,
         data_array_layout as array_layout,
+        cast(null as {{ dbt.type_int() }}) as processes_per_device,
+        profile_id,
+        direction,
+        outstanding_ios,
+        ioengine,
+        is_direct_io,
+        coalesce(fio_measurement_area, measurement_area) as measurement_area,
+        cast(null as {{ dbt.type_string() }}) as source_section,
         false as is_approx,
         {{ dbt.concat(["'run '", "run_id", "': '", "source_path"]) }} as provenance,
         iops,
@@ -126,17 +183,22 @@ fio_keyed as (
 ),
 
 {%- set common = ['result_domain', 'source_kind', 'comparison_key', 'study_id', 'host_id', 'device_id',
-                  'fact_id', 'load_level', 'profile_id', 'db_config_id', 'connections', 'buffer_pool_gib',
-                  'page_size_kib', 'outstanding_ios', 'array_layout', 'is_approx', 'provenance'] %}
+                  'fact_id', 'printed_figure_id', 'is_range_end', 'load_level', 'db_server', 'db_config_id', 'kit',
+                  'warehouses', 'connections', 'buffer_pool_gib', 'page_size_kib', 'device_count', 'array_layout',
+                  'processes_per_device', 'profile_id', 'direction', 'outstanding_ios', 'ioengine', 'is_direct_io',
+                  'measurement_area', 'source_section', 'is_approx', 'provenance'] %}
 
 unioned as (
     {{ unpivot_metrics('tpcc_keyed', [['new_order_tpm', 'true'], ['p95_new_order_ms', 'false'],
                                       ['max_new_order_ms', 'false'], ['cpu_user_sys_pct', 'null'],
-                                      ['cpu_iowait_pct', 'false'], ['cpu_cycles_per_new_order', 'false'],
-                                      ['io_per_new_order', 'null'], ['device_cost_usd_per_tpmc', 'false']], common) }}
+                                      ['cpu_iowait_pct', 'false'], ['nominal_thread_cycles_per_new_order', 'false'],
+                                      ['nominal_thread_cycles_per_txn', 'false'],
+                                      ['io_per_new_order', 'null'], ['device_cost_usd_per_tpmc', 'false']], common,
+                       bounds=true) }}
     union all
     {{ unpivot_metrics('published_io_keyed', [['iops', 'true'], ['mib_per_s', 'true'],
-                                              ['min_read_latency_ms', 'false'], ['min_write_latency_ms', 'false']], common) }}
+                                              ['min_read_latency_ms', 'false'], ['min_write_latency_ms', 'false']], common,
+                       bounds=true) }}
     union all
     {{ unpivot_metrics('fio_keyed', [['iops', 'true'], ['mib_per_s', 'true'], ['clat_p99_us', 'false'],
                                      ['lat_mean_us', 'false']], common) }}
@@ -145,7 +207,12 @@ unioned as (
 
 final as (
 
-    select * from unioned
+    select
+        unioned.*,
+        {%- for kind in condition_kinds() %}
+        {{ condition_key_except(kind['varies'] + kind['with'] + kind['stated_equal']) }} as key_except_{{ kind['name'] }}{{ ',' if not loop.last }}
+        {%- endfor %}
+    from unioned
 
 )
 

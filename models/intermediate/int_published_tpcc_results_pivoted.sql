@@ -2,9 +2,21 @@
 -- (study, host, device, config, server, warehouses, connections, buffer pool, page size).
 -- A condition printed in several tables (Table 1 throughput, Table 2 CPU, Table 3 iowait, chart
 -- data for latencies) becomes one row; every citation is kept in `citations`.
-with results as (
+-- Each figure also gets its printed-precision bounds <metric>_low / <metric>_high (macros/precision.sql:
+-- half a unit of the last printed digit). A figure printed twice keeps the intersection of both.
+with results_printed as (
 
     select * from {{ ref('stg_lake__published_tpcc_results') }}
+
+),
+
+results as (
+
+    select
+        results_printed.*,
+        {{ printed_low('metric_value', 'metric_value_resolution', 'null') }} as metric_value_low,
+        {{ printed_high('metric_value', 'metric_value_resolution', 'null') }} as metric_value_high
+    from results_printed
 
 ),
 
@@ -44,6 +56,10 @@ pivoted as (
         max(case when metric = 'data_read_iops' then metric_value end) as data_read_iops,
         max(case when metric = 'data_write_iops' then metric_value end) as data_write_iops,
         max(case when metric = 'log_write_iops' then metric_value end) as log_write_iops,
+        {%- for metric in tpcc_figure_metrics() %}
+        max(case when metric = '{{ metric }}' then metric_value_low end) as {{ metric }}_low,
+        min(case when metric = '{{ metric }}' then metric_value_high end) as {{ metric }}_high,
+        {%- endfor %}
         -- the same condition and metric printed twice must agree (see assert_published_duplicates_agree)
         count(*) as figure_count,
         sum(case when result_status = 'failed' then 1 else 0 end) as failed_figure_count,

@@ -4,6 +4,8 @@
 -- kit's NOPM all count New-Order transactions per minute, but compare only within one kit).
 -- Measured rows take CPU and device figures from the run's measured window
 -- (int_runs_cpu_summarized, int_runs_iostat_summarized).
+-- Published figures carry their printed-precision bounds (<metric>_printed_low / _printed_high,
+-- macros/precision.sql); measured rows leave them null (int_tpcc_results_enriched: exact figures).
 -- Materialized as a table: several models and tests read it, a view would recompute the chain.
 {{ config(materialized='table') }}
 
@@ -85,6 +87,10 @@ published_shaped as (
         cast(null as {{ type_double() }}) as log_write_await_ms,
         cast(null as {{ dbt.type_string() }}) as system_window_basis,
         case when published.failed_figure_count > 0 then 'failed' else 'ok' end as result_status,
+        {%- for metric in tpcc_figure_metrics() %}
+        published.{{ metric }}_low as {{ metric }}_printed_low,
+        published.{{ metric }}_high as {{ metric }}_printed_high,
+        {%- endfor %}
         published.is_approx,
         cast(null as {{ dbt.type_string() }}) as qualifier,
         {{ dbt.concat(["published.study_id", "': '", "published.citations"]) }} as provenance
@@ -128,6 +134,15 @@ sqlserver_shaped as (
         cast(null as {{ type_double() }}) as log_write_await_ms,
         cast(null as {{ dbt.type_string() }}) as system_window_basis,
         sqlserver.result_status,
+        {%- for metric in tpcc_figure_metrics() %}
+        {%- if metric == 'new_order_tpm' %}
+        case when sqlserver.metric = 'nopm' then {{ printed_low('sqlserver.metric_value', 'sqlserver.metric_value_resolution', 'sqlserver.qualifier') }} end as new_order_tpm_printed_low,
+        case when sqlserver.metric = 'nopm' then {{ printed_high('sqlserver.metric_value', 'sqlserver.metric_value_resolution', 'sqlserver.qualifier') }} end as new_order_tpm_printed_high,
+        {%- else %}
+        cast(null as {{ type_double() }}) as {{ metric }}_printed_low,
+        cast(null as {{ type_double() }}) as {{ metric }}_printed_high,
+        {%- endif %}
+        {%- endfor %}
         sqlserver.is_approx,
         sqlserver.qualifier,
         {{ dbt.concat(["sqlserver.study_id", "': '", "sqlserver.citation", "' ('", "sqlserver.storage_config", "')'"]) }}
@@ -177,6 +192,10 @@ measured_shaped as (
         coalesce(cpu.cpu_window_basis, case when io.run_id is not null then 'see int_run_windows' end)
             as system_window_basis,
         tpcc_runs.tpcc_status as result_status,
+        {%- for metric in tpcc_figure_metrics() %}
+        cast(null as {{ type_double() }}) as {{ metric }}_printed_low,
+        cast(null as {{ type_double() }}) as {{ metric }}_printed_high,
+        {%- endfor %}
         false as is_approx,
         cast(null as {{ dbt.type_string() }}) as qualifier,
         {{ dbt.concat(["'run '", "tpcc_runs.run_id", "': '", "tpcc_runs.source_path"]) }} as provenance

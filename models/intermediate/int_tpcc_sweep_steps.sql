@@ -3,7 +3,8 @@
 --   buffer_pool_gib sweeps: everything equal but the buffer pool (the Percona memory sweep)
 -- Steps without throughput (failed tests) stay in the sweep but not on the throughput curve.
 -- For each step on the curve: gain_to_next_pct = (next step's tpm - this tpm) / this tpm x 100,
--- and is_knee marks the first step whose next step gains less than var('knee_min_gain_pct').
+-- and is_knee marks the first step whose next step gains less than var('knee_min_gain_pct')
+-- (macros/knees.sql, shared with the IO sweeps).
 -- Materialized as a table: several models and tests read it, a view would recompute the chain.
 {{ config(materialized='table') }}
 
@@ -49,49 +50,22 @@ sweep_sizes as (
 curve_points as (
 
     -- repeated runs at one load level count once, at their mean throughput
-    select sweep_id, load_level, avg(new_order_tpm) as new_order_tpm
+    select sweep_id, load_level, avg(new_order_tpm) as throughput
     from steps
     where new_order_tpm is not null
     group by sweep_id, load_level
 
 ),
 
-curve as (
-
-    select
-        sweep_id,
-        load_level,
-        new_order_tpm as curve_new_order_tpm,
-        lead(new_order_tpm) over (partition by sweep_id order by load_level) as next_new_order_tpm,
-        lead(load_level) over (partition by sweep_id order by load_level) as next_load_level
-    from curve_points
-
-),
-
 gains as (
 
-    select
-        curve.*,
-        {{ pct_diff('next_new_order_tpm', 'curve_new_order_tpm') }} as gain_to_next_pct
-    from curve
-
-),
-
-knee_candidates as (
-
-    select
-        gains.*,
-        case when gain_to_next_pct < {{ var('knee_min_gain_pct') }} then 1 else 0 end as is_below_min_gain
-    from gains
+    {{ curve_gains('curve_points') }}
 
 ),
 
 first_knee as (
 
-    select sweep_id, min(load_level) as knee_load_level
-    from knee_candidates
-    where is_below_min_gain = 1
-    group by sweep_id
+    {{ first_knees('gains') }}
 
 ),
 
@@ -100,15 +74,15 @@ final as (
     select
         steps.*,
         sweep_sizes.step_count,
-        knee_candidates.curve_new_order_tpm,
-        knee_candidates.next_load_level,
-        knee_candidates.next_new_order_tpm,
-        knee_candidates.gain_to_next_pct,
+        gains.throughput as curve_new_order_tpm,
+        gains.next_load_level,
+        gains.next_throughput as next_new_order_tpm,
+        gains.gain_to_next_pct,
         coalesce(steps.load_level = first_knee.knee_load_level, false) as is_knee
     from steps
     inner join sweep_sizes on steps.sweep_id = sweep_sizes.sweep_id
-    left join knee_candidates
-        on steps.sweep_id = knee_candidates.sweep_id and steps.load_level = knee_candidates.load_level
+    left join gains
+        on steps.sweep_id = gains.sweep_id and steps.load_level = gains.load_level
     left join first_knee on steps.sweep_id = first_knee.sweep_id
     where sweep_sizes.step_count >= 2
 

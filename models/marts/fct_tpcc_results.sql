@@ -1,6 +1,7 @@
 -- TPC-C results at the grain run x connections (measured) or printed test condition (published),
 -- with CPU path length, IO per New-Order and device cost per tpmC (formulas in
--- int_tpcc_results_enriched and docs/warehouse.md).
+-- int_tpcc_results_enriched and docs/warehouse.md), each figure with its low / high bounds
+-- (published: printed precision; measured: the value).
 with results as (
 
     select * from {{ ref('int_tpcc_results_enriched') }}
@@ -60,7 +61,24 @@ final as (
         data_write_await_ms,
         log_write_await_ms,
         system_window_basis,
-        source_path
+        source_path,
+        {%- for metric in tpcc_figure_metrics() %}
+        {{ metric }}_low,
+        {{ metric }}_high,
+        {%- endfor %}
+        cycle_basis,
+        nominal_thread_cycles_per_new_order,
+        nominal_thread_cycles_per_new_order_low,
+        nominal_thread_cycles_per_new_order_high,
+        path_length_range_pct,
+        is_path_length_range_wide,
+        nominal_thread_cycles_per_txn,
+        nominal_thread_cycles_per_txn_low,
+        nominal_thread_cycles_per_txn_high,
+        io_per_new_order_low,
+        io_per_new_order_high,
+        device_cost_usd_per_tpmc_low,
+        device_cost_usd_per_tpmc_high
     from results
 
 )

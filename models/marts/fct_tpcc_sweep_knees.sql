@@ -99,6 +99,7 @@ summarized as (
                  then flagged.load_level end) as max_load_within_log_write_limit,
         min(first_breaks.first_cpu_break_load) as first_cpu_break_load,
         min(first_breaks.first_p95_break_load) as first_p95_break_load,
+        min(first_breaks.first_log_write_break_load) as first_log_write_break_load,
         min(first_breaks.first_failed_load) as first_failed_load,
         max(case when flagged.new_order_tpm is not null
                   and (first_breaks.first_failed_load is null or flagged.load_level < first_breaks.first_failed_load)

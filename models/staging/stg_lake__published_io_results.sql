@@ -1,4 +1,5 @@
--- Published IO results (Fujitsu), one number per row. Renames only (units in names); values as transcribed.
+-- Published IO results (Fujitsu), one number per row. Renames only (units in names); values as transcribed,
+-- with each figure's printed text and the unit of its last printed digit (precision).
 with source as (
 
     select * from {{ source('lake', 'published_io_results') }}
@@ -18,6 +19,8 @@ renamed as (
         cpu_setting,
         metric,
         value as metric_value,
+        value_text as metric_value_text,
+        value_resolution as metric_value_resolution,
         approx as is_approx,
         qualifier,
         source as citation,

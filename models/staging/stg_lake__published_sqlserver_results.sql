@@ -1,4 +1,5 @@
--- Published SQL Server OLTP results (Micron). Renames only (units in names); values as transcribed.
+-- Published SQL Server OLTP results (Micron). Renames only (units in names); values as transcribed,
+-- with each figure's printed text and the unit of its last printed digit (precision).
 with source as (
 
     select * from {{ source('lake', 'published_sqlserver_results') }}
@@ -16,6 +17,8 @@ renamed as (
         layout as array_layout,
         metric,
         value as metric_value,
+        value_text as metric_value_text,
+        value_resolution as metric_value_resolution,
         approx as is_approx,
         qualifier,
         status as result_status,

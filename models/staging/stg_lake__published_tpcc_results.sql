@@ -1,4 +1,5 @@
--- Published TPC-C summary figures, one number per row. Renames only (units in names); values as transcribed.
+-- Published TPC-C summary figures, one number per row. Renames only (units in names); values as transcribed,
+-- with each figure's printed text and the unit of its last printed digit (precision).
 with source as (
 
     select * from {{ source('lake', 'published_tpcc_results') }}
@@ -19,6 +20,8 @@ renamed as (
         page_size_kb as page_size_kib,
         metric,
         value as metric_value,
+        value_text as metric_value_text,
+        value_resolution as metric_value_resolution,
         unit as metric_unit,
         status as result_status,
         approx as is_approx,

@@ -1,4 +1,5 @@
--- Published TPC-C time series points. Renames only (units in names); values as transcribed.
+-- Published TPC-C time series points. Renames only (units in names); values as transcribed,
+-- with each figure's printed text and the unit of its last printed digit (precision).
 with source as (
 
     select * from {{ source('lake', 'published_tpcc_timeseries') }}
@@ -16,6 +17,8 @@ renamed as (
         t_s as elapsed_s,
         metric,
         value as metric_value,
+        value_text as metric_value_text,
+        value_resolution as metric_value_resolution,
         series_label,
         source as citation,
         run_id,

@@ -294,17 +294,57 @@ export function differingConditions(items, fields) {
 
 function normalise(v) {
   if (v === null || v === undefined || v === "") return null;
-  if (Array.isArray(v)) return v.length ? [...new Set(v.map(String))].sort().join(", ") : null;
+  if (Array.isArray(v)) {
+    // Numbers in numeric order ("5, 12, 100", not "100, 12, 5"), text with its digits read as numbers.
+    const unique = new Map(v.filter((x) => x !== null && x !== undefined && x !== "").map((x) => [String(x), x]));
+    return unique.size ? [...unique.values()].sort(compareConditionValues).map(String).join(", ") : null;
+  }
   return String(v);
+}
+
+/** Order of two condition values: numbers numerically, text with embedded numbers read as numbers. */
+export function compareConditionValues(a, b) {
+  if (typeof a === "number" && typeof b === "number") return a - b;
+  return String(a).localeCompare(String(b), "en", {numeric: true});
+}
+
+/**
+ * Conditions that are facts of the compared devices themselves (model, media, interface,
+ * capacity ...): what a comparison is about, so never listed as "conditions that differ".
+ */
+export const INHERENT_DEVICE_FACTS = ["device", "data_device", "media", "interface", "capacity", "form_factor", "rpm"];
+
+/**
+ * Split the comparison keys of a runs comparison: a key field with at most one value in each
+ * compared item (a sweep step's outstanding IOs, a run's block size or connections) describes
+ * the run, not a level within it, so it becomes a condition of the run (listed when it differs)
+ * and metrics are matched without it; a field with several values inside one item (a run that
+ * swept outstanding IOs itself) stays a key, so its levels are matched level by level.
+ * `rows` carry `_item`; returns {keyFields, runLevel} (both lists of [field, label]).
+ */
+export function splitRunLevelFields(rows, keyFields, itemCount) {
+  const keys = [];
+  const runLevel = [];
+  for (const pair of keyFields) {
+    const [field] = pair;
+    const perItem = Array.from({length: itemCount}, () => new Set());
+    for (const r of rows) {
+      const v = r[field];
+      if (v !== null && v !== undefined && v !== "" && perItem[r._item]) perItem[r._item].add(String(v));
+    }
+    (perItem.every((set) => set.size <= 1) ? runLevel : keys).push(pair);
+  }
+  return {keyFields: keys, runLevel};
 }
 
 /**
  * Side-by-side metric rows for the Compare page.
  * `sources`: [{name, rows, keyFields: [[field, label]...], metrics: [[field, label, higherIsBetter]...]}]
  *   rows carry `_item` (the index of the compared item they belong to).
- * Returns [{section, metric, label, higherIsBetter, conditions, values: [[v...] per item], value: [v|null per item],
+ * Returns [{section, metric, label, higherIsBetter, keys: {field: value}, conditions (text), values: [[v...] per item], value: [v|null per item],
  *           ratio: [r|null per item], shared: count of items with a value}], the first item being the baseline.
  * Several values of one item under one key (repeat runs) are averaged; `values` keeps them all.
+ * Within a metric, rows come in the order of their key values (numbers numerically).
  */
 export function sideBySide(sources, itemCount) {
   const out = [];
@@ -323,12 +363,29 @@ export function sideBySide(sources, itemCount) {
         g.values[r._item].push(v);
         g.approx ||= Boolean(r.is_approx);
       }
-      for (const g of groups.values()) {
+      // Rows in the order of their conditions, numbers numerically (conn 50, 100, 200; not 100, 200, 50).
+      const ordered = [...groups.values()].sort((x, y) => {
+        for (const [f] of keyFields) {
+          const a = x.row[f];
+          const b = y.row[f];
+          const aEmpty = a === null || a === undefined;
+          const bEmpty = b === null || b === undefined;
+          if (aEmpty || bEmpty) {
+            if (aEmpty !== bEmpty) return aEmpty ? 1 : -1;
+            continue;
+          }
+          const c = compareConditionValues(a, b);
+          if (c) return c;
+        }
+        return 0;
+      });
+      for (const g of ordered) {
         const value = g.values.map((vs) => (vs.length ? vs.reduce((s, v) => s + v, 0) / vs.length : null));
         const shared = value.filter((v) => v !== null).length;
         if (shared < 2) continue;
         out.push({
           section: name, metric, label, higherIsBetter,
+          keys: Object.fromEntries(keyFields.map(([f]) => [f, g.row[f] ?? null])),
           conditions: keyFields.filter(([f]) => g.row[f] !== null && g.row[f] !== undefined)
             .map(([f, l]) => `${l} ${g.row[f]}`).join(", "),
           values: g.values, value, shared, approx: g.approx,

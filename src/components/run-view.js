@@ -8,7 +8,7 @@ import {shapeMeasured, shapePublished} from "./fio-data.js";
 import {bundleRows, rawFiles, tagList, toolVersions} from "./runs.js";
 import {fold, timeOf, timeSeriesChart} from "./system-charts.js";
 import {intervalsChart, metricChart} from "./tpcc-charts.js";
-import {el, facts, fmt, kindBadge, note, table} from "./ui.js";
+import {el, facts, fmt, formatDate, kindBadge, note, sortableTable, table} from "./ui.js";
 import {vegaChart} from "./vega.js";
 
 const HIDDEN = new Set(["run_id", "description", "tags", "provenance"]);
@@ -21,32 +21,93 @@ function label(name) {
 /** Every non-null column of a row as a definition list. */
 export function rowFacts(row, {skip = HIDDEN} = {}) {
   if (!row) return null;
-  return facts(Object.entries(row).filter(([k]) => !skip.has(k)).map(([k, v]) => [label(k), v]));
+  return facts(Object.entries(row).filter(([k]) => !skip.has(k))
+    .map(([k, v]) => [label(k), /_at$/.test(k) && v ? formatDate(v) : v]));
 }
 
-export function runHeader(run, runId) {
+export function runHeader(run, runId, {compareHref = null} = {}) {
   const kind = run?.source_kind ?? "measured";
+  const where = run?.host_id ? `host ${run.host_id}` : run?.study_id ? `study ${run.study_id}` : null;
   return el("div", {class: "run-header"},
     el("p", {}, kindBadge(kind), " ", run?.run_status ? el("span", {class: "badge"}, run.run_status) : null,
-      run?.is_synthetic ? el("span", {class: "badge synthetic"}, "synthetic data") : null),
+      run?.is_synthetic ? el("span", {class: "badge synthetic"}, "synthetic data") : null,
+      run?.started_at ? el("span", {class: "muted"}, ` started ${formatDate(run.started_at)}`) : null,
+      where ? el("span", {class: "muted"}, ` · ${where}`) : null),
     run?.description ? el("p", {class: "run-description", id: "run-description"}, run.description) : null,
     tagList(run?.tags).length
       ? el("p", {class: "run-tags", id: "run-tags"}, "Tags: ", tagList(run.tags).map((t) => el("span", {class: "badge tag"}, t)))
-      : null
+      : null,
+    compareHref ? el("p", {}, el("a", {href: compareHref, id: "compare-link"}, "Open this run on the Compare page →"),
+      " (add up to three more runs or devices there).") : null
   );
 }
 
+const num = (key, title, hint) => ({key, title, num: true, hint});
+const text = (key, title, hint) => ({key, title, hint});
+
+/**
+ * The run's results as numbers, before any chart: one sortable table per kind of result the run
+ * has (fio jobs, TPC-C results, published IO figures), plus the system load its manifest window
+ * recorded. Null where the run has no results.
+ */
+export function runResults(bundle) {
+  const run = bundleRows(bundle, "dim_runs")[0] ?? null;
+  const deviceLabel = deviceLabeler(bundleRows(bundle, "dim_devices"));
+  const blocks = [];
+  const LIMIT = 25;
+  const fio = bundleRows(bundle, "fct_fio_results").filter((r) => r.direction !== "total")
+    .map((r) => ({...r, device_label: r.device_id ? deviceLabel(r.device_id) : r.device ?? null}));
+  if (fio.length) {
+    const devices = new Set(fio.map((r) => r.device_label)).size;
+    // the results first, then the job's settings (a phone sees the numbers without scrolling sideways)
+    blocks.push(el("h3", {}, "fio jobs"), sortableTable(fio, [
+      text("job_name", "job"), ...(devices > 1 ? [text("device_label", "device")] : []), text("direction", "direction"),
+      num("outstanding_ios", "outstanding IOs", "iodepth × numjobs"),
+      num("iops", "IOPS"), num("bw_mib_per_s", "MiB/s"), num("clat_mean_us", "mean clat (µs)"), num("clat_p50_us", "p50 (µs)"),
+      num("clat_p99_us", "p99 (µs)"), num("clat_p99_9_us", "p99.9 (µs)"),
+      text("rw", "rw"), {key: "block_size", title: "block size", value: (r) => r.block_size_bytes ?? r.block_size_kib ?? r.block_size, cell: (r) => r.block_size},
+      num("read_pct", "read %"), num("iodepth", "iodepth"), num("numjobs", "jobs")
+    ], {id: "run-results-fio", limit: LIMIT, className: fio.length <= 4 ? "data-table stack-on-phone" : "data-table"}));
+  }
+  const tpcc = bundleRows(bundle, "fct_tpcc_results").map((r) => ({...r, device_label: deviceLabel(r.device_id)}));
+  if (tpcc.length) {
+    blocks.push(el("h3", {}, "TPC-C results"), sortableTable(tpcc, [
+      text("device_label", "device"), text("db_config_id", "DB config"), num("warehouses", "warehouses"),
+      num("connections", "connections"), num("buffer_pool_gib", "buffer pool (GiB)"), num("page_size_kib", "page (KiB)"),
+      num("new_order_tpm", "New-Order tpm"), num("p95_new_order_ms", "p95 (ms)"), num("max_new_order_ms", "max (ms)"),
+      num("cpu_user_sys_pct", "CPU busy (%)"), num("cpu_iowait_pct", "iowait (%)"), text("result_status", "status")
+    ], {id: "run-results-tpcc", limit: LIMIT}));
+  }
+  const pub = bundleRows(bundle, "fct_published_io_results").map((r) => ({...r, device_label: deviceLabel(r.device_id)}));
+  if (pub.length) {
+    blocks.push(el("h3", {}, "Published IO figures"), sortableTable(pub, [
+      text("device_label", "device"), text("profile_id", "profile"), text("array_layout", "layout"),
+      num("outstanding_ios", "outstanding IOs"), num("iops", "IOPS"), num("mib_per_s", "MiB/s"),
+      num("min_read_latency_ms", "min read latency (ms)"), num("min_write_latency_ms", "min write latency (ms)"),
+      {key: "approx", title: "figure", value: (r) => (r.is_approx ? "approximate" : "exact")}
+    ], {id: "run-results-published-io", limit: LIMIT}));
+  }
+  const SYSTEM = [["cpu_busy_pct", "CPU busy (%)"], ["cpu_iowait_pct", "CPU iowait (%)"], ["data_read_iops", "data disk reads (IO/s)"],
+    ["data_write_iops", "data disk writes (IO/s)"], ["data_read_await_ms", "data read await (ms)"],
+    ["data_write_await_ms", "data write await (ms)"], ["data_util_pct", "data disk %util"], ["log_write_iops", "log writes (IO/s)"]];
+  const system = SYSTEM.filter(([k]) => typeof run?.[k] === "number");
+  if (system.length) {
+    blocks.push(el("h3", {}, "System during the run"),
+      el("div", {class: "table-scroll"}, table([Object.fromEntries(system.map(([k]) => [k, run[k]]))],
+        system.map(([k, title]) => [k, title, {num: true}]), {className: "data-table stack-on-phone", caption: null})),
+      el("p", {class: "muted"}, `Means over ${run.window_basis ?? "the run"} (${[run.cpu_source, run.iostat_sample_count ? "iostat" : null].filter(Boolean).join(", ") || "samples"}).`));
+  }
+  if (!blocks.length) return el("section", {id: "run-results"}, el("h2", {}, "Results"), note("The marts hold no results for this run (only what the sections below show)."));
+  return el("section", {id: "run-results"}, el("h2", {}, "Results"), ...blocks);
+}
+
 /** The sections of a run page as a list of elements. */
-export function runSections(bundle, {compareHref}) {
+export function runSections(bundle) {
   const run = bundleRows(bundle, "dim_runs")[0] ?? null;
   const devices = bundleRows(bundle, "dim_devices");
   const deviceLabel = deviceLabeler(devices);
   const sections = [];
   const section = (id, title, ...content) => sections.push(el("section", {id}, el("h2", {}, title), ...content));
-
-  section("run-compare", "Compare",
-    el("p", {}, el("a", {href: compareHref, id: "compare-link"}, "Open this run on the Compare page →"),
-      " (add up to three more runs or devices there)."));
 
   section("run-manifest", "Manifest", run ? rowFacts(run) : note("This run has no row in dim_runs (the mart is not built, or the run has no manifest)."));
 
@@ -78,8 +139,8 @@ export function runSections(bundle, {compareHref}) {
         ["size_bytes", "bytes", {num: true}], ["parser", "parser"], ["parser_version", "parser version"], ["tool_version", "tool version"], ["tables", "marts"]]))
     : note("No raw file is named by this run's rows."));
 
-  sections.push(...charts(bundle, deviceLabel));
-  return sections;
+  // Numbers first, then the charts, then where they come from.
+  return [runResults(bundle), ...charts(bundle, deviceLabel), ...sections];
 }
 
 function charts(bundle, deviceLabel) {

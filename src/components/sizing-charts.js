@@ -1,18 +1,20 @@
 // Vega-Lite spec of the IOPS-vs-capacity plane: pure function, rows in, spec out.
+import {deviceColorEncoding} from "./palette.js";
 
 /**
  * Per device, the (usable TB, deliverable IOPS) that N drives reach, as a line of points; the
  * requirement as a cross. Log-log, so an HDD line (low IOPS, capacity to spare) and an SSD line
  * (IOPS to spare) show the two eras side by side.
  */
-export function sizingPlane(points, requirement) {
+export function sizingPlane(points, requirement, {colorOf} = {}) {
   const layers = [
     {
       mark: {type: "line", point: true, clip: true},
       encoding: {
         x: {field: "usable_tb", type: "quantitative", scale: {type: "log"}, title: "Usable capacity (TB)"},
         y: {field: "iops", type: "quantitative", scale: {type: "log"}, title: "Deliverable front-end IOPS (IO/s)"},
-        color: {field: "device", type: "nominal", title: "Device"},
+        color: colorOf ? deviceColorEncoding(points, {field: "device", idField: "device_id", colorOf, legend: {orient: "bottom", columns: 1, labelLimit: 280}})
+                       : {field: "device", type: "nominal", title: "Device"},
         order: {field: "drives", type: "quantitative"},
         tooltip: [
           {field: "device", title: "Device"},
@@ -38,7 +40,8 @@ export function sizingPlane(points, requirement) {
   }
   return {
     $schema: "https://vega.github.io/schema/vega-lite/v6.json",
-    title: {text: "IOPS vs capacity: what N drives cover", subtitle: "Each point is an array of N drives; the cross is the requirement. A device covers the requirement once its line passes above and right of the cross."},
+    title: {text: "IOPS vs capacity: what N drives cover", anchor: "start",
+            subtitle: ["Each point is an array of N drives; the cross is", "the requirement: a device covers it above and right of it."]},
     width: "container",
     height: 360,
     data: {values: points},

@@ -1,105 +1,112 @@
-// Turn warehouse rows into the per-drive figures the sizing formulas need, saying where each
-// figure comes from. Pure functions (no DOM): the sizing page and tests/js use them.
+// Warehouse rows -> what the sizing page needs besides the evidence of sizing-evidence.js:
+// the IO per New-Order factor of tpmC mode, and the points of the IOPS-vs-capacity chart.
+// Pure functions (no DOM): the sizing page and tests/js use them.
 
-const MB_PER_MIB = 1.048576;
-
-/** Same read share and block size (the capability mart's profile keys). */
-function sameWorkload(row, workload) {
-  return Math.abs((row.read_pct ?? NaN) - workload.read_pct) < 0.5 &&
-    Math.abs((row.block_size_kib ?? NaN) - workload.block_kib) < 1e-9;
+function num(x) {
+  return typeof x === "number" && Number.isFinite(x) ? x : null;
 }
 
-function singleDrive(row) {
-  return (row.data_device_count ?? 1) === 1 && (!row.array_layout || row.array_layout === "single");
+function usableTpcc(r) {
+  return r.source_kind !== "synthetic" && (r.result_status === null || r.result_status === undefined || r.result_status === "ok");
 }
+
+// Rows that describe the same TPC-C test: same run, study, host, device, configuration, warehouses.
+function testKey(r) {
+  return [r.run_id, r.study_id, r.host_id, r.device_id, r.db_config_id, r.warehouses, r.page_size_kib, r.buffer_pool_gib]
+    .map((v) => v ?? "").join("|");
+}
+
+const hasIops = (r) => num(r.data_read_iops) !== null && num(r.data_write_iops) !== null;
 
 /**
- * Per-drive IOPS and MB/s for one device under one workload, with their source:
- *   measured     highest measured IOPS whose latency (basis p99 | mean) stays within the target
- *   published    a published maximum for the same profile (latency not stated)
- *   spec-sheet   data-sheet random IOPS blended by read share (never measured)
- *   none         nothing known: the user must type a figure
- */
-export function perDriveFigures(device, capabilities, workload) {
-  const rows = capabilities.filter((r) => r.device_id === device.device_id && singleDrive(r) && sameWorkload(r, workload));
-  const targetUs = workload.latency_target_ms * 1000;
-  const measured = rows
-    .filter((r) => r.capability_kind === "measured_within_latency" && r.latency_basis === workload.latency_basis &&
-                   r.latency_target_us !== null && r.latency_target_us <= targetUs + 1e-9)
-    .sort((a, b) => b.iops - a.iops)[0];
-  if (measured) {
-    return {iops_per_drive: measured.iops, mbps_per_drive: mbps(measured.mib_per_s), iops_source: "measured",
-            proof: measured.provenance, run_id: measured.run_id ?? null, latency_us: measured.latency_us ?? null};
-  }
-  const published = rows.filter((r) => r.capability_kind === "published_maximum").sort((a, b) => b.iops - a.iops)[0];
-  if (published) {
-    return {iops_per_drive: published.iops, mbps_per_drive: mbps(published.mib_per_s), iops_source: "published",
-            proof: published.provenance, run_id: null, latency_us: null};
-  }
-  const spec = specIops(device, workload.read_pct / 100);
-  if (spec !== null) {
-    return {iops_per_drive: spec, mbps_per_drive: specMbps(device, workload.read_pct / 100), iops_source: "spec-sheet",
-            proof: device.spec_source ? `spec sheet: ${device.spec_source}` : "spec sheet", run_id: null, latency_us: null};
-  }
-  return {iops_per_drive: null, mbps_per_drive: specMbps(device, workload.read_pct / 100), iops_source: "none",
-          proof: "no measurement, published figure or spec for this workload", run_id: null, latency_us: null};
-}
-
-function mbps(mibPerS) {
-  return mibPerS === null || mibPerS === undefined ? null : mibPerS * MB_PER_MIB;
-}
-
-/** Random IOPS of a read/write mix from spec read and write IOPS (time-weighted: harmonic). */
-export function specIops(device, readShare) {
-  const r = device.spec_rand_read_iops;
-  const w = device.spec_rand_write_iops;
-  if (readShare >= 1) return r ?? null;
-  if (readShare <= 0) return w ?? null;
-  if (!r || !w) return null;
-  return 1 / (readShare / r + (1 - readShare) / w);
-}
-
-function specMbps(device, readShare) {
-  const r = device.spec_seq_read_mb_per_s;
-  const w = device.spec_seq_write_mb_per_s;
-  if (readShare >= 1) return r ?? null;
-  if (readShare <= 0) return w ?? null;
-  if (!r || !w) return null;
-  return 1 / (readShare / r + (1 - readShare) / w);
-}
-
-/**
- * IO per New-Order from TPC-C results that have both data-device IOPS and a New-Order rate:
- * (data reads + writes per second) / New-Order per second. Returns the rows used and the median.
+ * IO per New-Order from TPC-C results with data-device IOPS: (data reads + writes per second) /
+ * New-Orders per second. A row with both figures counts as it is (its io_per_new_order when the
+ * warehouse computed one). A row with IOPS but no New-Order rate (a study printing them in two
+ * figures, e.g. Samsung's Figure 7 IOPS without connections next to Figure 6's New-Order rates)
+ * is paired with the one row of the same test that has a New-Order rate and no IOPS; when there
+ * is not exactly one, it is left out and listed in `skipped`.
+ * Returns {rows: [{factor, read_share, tpm, iops, sources, ...}], median, min, max, skipped}.
  */
 export function ioPerNewOrder(tpccRows) {
+  const rows = tpccRows.filter(usableTpcc);
   const used = [];
-  for (const r of tpccRows) {
-    let value = r.io_per_new_order;
-    if ((value === null || value === undefined) && r.data_read_iops !== null && r.data_write_iops !== null &&
-        r.data_read_iops !== undefined && r.data_write_iops !== undefined && r.new_order_tpm > 0) {
-      value = (r.data_read_iops + r.data_write_iops) / (r.new_order_tpm / 60);
+  const skipped = [];
+  const tpmOnly = new Map();
+  for (const r of rows) {
+    if (num(r.new_order_tpm) > 0 && !hasIops(r)) {
+      const key = testKey(r);
+      if (!tpmOnly.has(key)) tpmOnly.set(key, []);
+      tpmOnly.get(key).push(r);
     }
-    if (typeof value === "number" && Number.isFinite(value) && value > 0) used.push({...r, io_per_new_order_used: value});
   }
-  const sorted = used.map((r) => r.io_per_new_order_used).sort((a, b) => a - b);
-  const n = sorted.length;
-  const median = n === 0 ? null : n % 2 ? sorted[(n - 1) / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
-  return {rows: used, median};
+  for (const r of rows) {
+    const direct = num(r.io_per_new_order);
+    if (hasIops(r) && num(r.new_order_tpm) > 0) {
+      const iops = r.data_read_iops + r.data_write_iops;
+      used.push(entry(r, r, direct ?? iops / (r.new_order_tpm / 60), iops));
+    } else if (direct !== null && direct > 0) {
+      used.push(entry(r, r, direct, null));
+    } else if (hasIops(r)) {
+      const partners = tpmOnly.get(testKey(r)) ?? [];
+      const matching = partners.filter((p) => num(r.connections) === null || num(p.connections) === num(r.connections));
+      if (matching.length === 1) {
+        const p = matching[0];
+        const iops = r.data_read_iops + r.data_write_iops;
+        used.push(entry(r, p, iops / (p.new_order_tpm / 60), iops));
+      } else {
+        skipped.push({row: r, reason: matching.length ? `${matching.length} New-Order rates of the same test could belong to these IOPS` : "no New-Order rate for the same test"});
+      }
+    }
+  }
+  const values = used.map((u) => u.factor).filter((v) => v > 0).sort((a, b) => a - b);
+  const n = values.length;
+  const median = n === 0 ? null : n % 2 ? values[(n - 1) / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+  return {rows: used.filter((u) => u.factor > 0), median, min: n ? values[0] : null, max: n ? values[n - 1] : null, skipped};
 }
 
-/** Points (usable TB, deliverable IOPS) that N = 1..maxDrives drives of a device reach. */
-export function coveragePoints(device, figures, scenario, {usableCapacityTb, RAID_LEVELS, maxDrives = 64}) {
+function entry(iopsRow, tpmRow, factor, iops) {
+  const reads = num(iopsRow.data_read_iops);
+  return {
+    factor,
+    iops,
+    tpm: num(tpmRow.new_order_tpm),
+    read_share: iops && reads !== null ? reads / iops : null,
+    device_id: iopsRow.device_id ?? null,
+    db_config_id: iopsRow.db_config_id ?? null,
+    db_server: iopsRow.db_server ?? null,
+    connections: num(tpmRow.connections),
+    warehouses: num(iopsRow.warehouses),
+    run_id: iopsRow.run_id ?? null,
+    source_kind: iopsRow.source_kind ?? null,
+    paired: iopsRow !== tpmRow,
+    sources: iopsRow === tpmRow ? [iopsRow.provenance] : [`IOPS: ${iopsRow.provenance}`, `New-Order rate: ${tpmRow.provenance}`]
+  };
+}
+
+/**
+ * Points (usable TB, deliverable front-end IOPS) that N drives reach, for N from the RAID
+ * minimum to `maxDrives`, at most `maxPoints` of them spaced evenly on a log scale: the chart
+ * costs the same for 4 drives or 4 billion (a loop over every N froze the page).
+ */
+export function coveragePoints(figures, scenario, {usableCapacityTb, RAID_LEVELS, maxDrives = 64, maxPoints = 60}) {
   const level = RAID_LEVELS[String(scenario.raid)];
-  if (!level || !figures.iops_per_drive || !device.capacity_tb) return [];
+  if (!level || !(figures.iops_per_drive > 0) || !(figures.capacity_tb > 0)) return [];
+  const group = scenario.raid_group_size || undefined;
+  const step = level.even ? 2 : group && level.parity ? group : 1;
+  const first = Math.max(level.min, step);
+  const last = Math.max(first, Math.min(maxDrives, 1e12));
   const read = scenario.read_pct / 100;
-  const points = [];
-  for (let n = level.min; n <= maxDrives; n += level.even ? 2 : 1) {
-    points.push({
-      drives: n,
-      usable_tb: usableCapacityTb(n, device.capacity_tb, scenario.raid, scenario.raid_group_size || undefined),
-      iops: (n * figures.iops_per_drive) / (read + level.penalty * (1 - read))
-    });
+  const ioCost = read + level.penalty * (1 - read);
+  const counts = new Set();
+  const span = Math.log(last / first);
+  for (let i = 0; i < maxPoints; i++) {
+    const n = first * Math.exp((span * i) / Math.max(1, maxPoints - 1));
+    counts.add(Math.max(first, Math.round(n / step) * step));
   }
-  return points.filter((p) => p.usable_tb > 0);
+  counts.add(Math.ceil(last / step) * step);
+  return [...counts].sort((a, b) => a - b).map((n) => ({
+    drives: n,
+    usable_tb: usableCapacityTb(n, figures.capacity_tb, scenario.raid, group),
+    iops: (n * figures.iops_per_drive) / ioCost
+  })).filter((p) => p.usable_tb > 0);
 }

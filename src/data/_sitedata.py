@@ -34,6 +34,7 @@ KNOWN_MARTS = (
     "fct_tpcc_tx_summaries", "fct_fio_results", "fct_fio_histograms", "fct_fio_log_samples",
     "fct_iostat_device_samples", "fct_cpu_samples", "fct_published_io_results",
     "fct_device_quotients", "fct_device_capabilities", "fct_tpcc_sweep_knees",
+    "fct_condition_quotients", "fct_sweep_quotient_summaries", "fct_scaling_factors", "fct_device_performance",
 )
 _NAME = re.compile(r"^[a-z][a-z0-9_]{0,62}$")
 _SAFE_SLUG = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$")
@@ -373,6 +374,26 @@ def device_colors_payload(con, catalog: dict) -> dict:
             groups.setdefault(f"{mart}:{key}", set()).add(device)
             rows[device] = rows.get(device, 0) + n
     return {"exists": True, "slots": color_slots(ids, list(groups.values()), rows)}
+
+
+_SQL_SECTION = re.compile(r"^## (?:\d+\.\s*)?(?P<title>.+?)\n(?P<body>.*?)(?=^## |\Z)", re.M | re.S)
+_SQL_BLOCK = re.compile(r"```sql\n(.*?)```", re.S)
+
+
+def sql_examples(markdown: str) -> list[dict]:
+    r"""The example queries of docs/sql.md as ``[{title, sql}]``: each ``## N. Title`` section's
+    first ```sql block. The SQL page offers exactly the queries the docs show and
+    tests/python/test_sql_docs.py runs, so the two never drift apart.
+
+    >>> sql_examples("# x\n\n## 1. Top drives\n\ntext\n\n```sql\nselect 1;\n```\n\n## 2. None here\n")
+    [{'title': 'Top drives', 'sql': 'select 1;'}]
+    """
+    out = []
+    for section in _SQL_SECTION.finditer(markdown):
+        block = _SQL_BLOCK.search(section.group("body"))
+        if block:
+            out.append({"title": section.group("title").strip(), "sql": block.group(1).strip()})
+    return out
 
 
 def missing_payload(name: str) -> dict:

@@ -15,6 +15,12 @@
 #   tpcc_quotients.json the TPC-C pairs of fct_device_quotients (the two result ids, metric,
 #                      quotient): /tpcc's quotient matrix reads the mart's quotients instead of
 #                      dividing results itself
+#   runs_list.json     one row per run with its headline results, for /runs/ (_page_lists.py)
+#   config_usage.json  per DB configuration, the results, runs and devices using it (/configs)
+#   studies.json       the published studies' titles and printed dates (home page)
+#   sizing_fio_points.json  fct_fio_results, only what /sizing needs to find the highest load
+#                      within any latency target: the final, error-free per-direction results of
+#                      jobs on known devices, without synthetic runs (never purchase evidence)
 #   <mart>.json        the small marts pages read whole (WHOLE_MARTS: devices, hosts, configs,
 #                      profiles, published IO figures, sweep knees, device capabilities), so the
 #                      pages never depend on the download archive (data/marts.zip), whose size
@@ -26,6 +32,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import _sitedata as sd  # noqa: E402
+import _page_lists as lists  # noqa: E402
 
 TPCC_COLUMNS = (
     "tpcc_result_id", "tpcc_series_id", "source_kind", "is_approx", "provenance", "run_id", "study_id", "host_id",
@@ -90,6 +97,35 @@ def quotients_payload(con, catalog: dict) -> dict:
                             "and quotient is not null order by metric, fact_a_id, fact_b_id")
 
 
+SIZING_FIO_COLUMNS = (
+    "fio_job_id", "run_id", "source_kind", "device_id", "device_count", "array_layout", "job_name", "job_read_pct",
+    "direction", "block_size_kib", "outstanding_ios", "measurement_area", "iops", "lat_mean_us", "clat_p99_us",
+    "clat_p99_9_us",
+)
+
+
+def sizing_fio_payload(con, catalog: dict) -> dict:
+    """The fio points the sizing calculator searches for the highest load within a latency target:
+    one row per job and direction, final reports of error-free jobs on a known device; synthetic
+    runs are left out here and again on the page (src/components/sizing-evidence.js)."""
+    mart = "fct_fio_results"
+    if mart not in catalog:
+        return sd.missing_payload("sizing_fio_points")
+    present = [c for c in SIZING_FIO_COLUMNS if sd.has_column(catalog, mart, c)]
+    cols = ", ".join(sd.quote_ident(c) for c in present)
+    filters = ["device_id is not null", "direction in ('read', 'write')"]
+    for column, condition in (("is_interim", "not coalesce(is_interim, false)"),
+                              ("is_aggregate", "not coalesce(is_aggregate, false)"),
+                              ("error_code", "coalesce(error_code, 0) = 0"),
+                              ("is_synthetic", "not coalesce(is_synthetic, false)"),
+                              ("source_kind", "coalesce(source_kind, '') <> 'synthetic'")):
+        if sd.has_column(catalog, mart, column):
+            filters.append(condition)
+    return sd.query_payload(con, "sizing_fio_points",
+                            f"select {cols} from {sd.MARTS_SCHEMA}.{mart} where {' and '.join(filters)} "
+                            "order by device_id, fio_job_id, direction")
+
+
 def counts_by_kind(con, catalog: dict, mart: str) -> dict | None:
     if mart not in catalog:
         return None
@@ -132,6 +168,10 @@ def members(con):
     yield "compare_runs.json", sd.json_bytes(columns_payload(con, catalog, "dim_runs", COMPARE_RUN_COLUMNS, "compare_runs"))
     yield "device_colors.json", sd.json_bytes(sd.device_colors_payload(con, catalog))
     yield "tpcc_quotients.json", sd.json_bytes(quotients_payload(con, catalog))
+    yield "runs_list.json", sd.json_bytes(lists.runs_list_payload(con, catalog))
+    yield "config_usage.json", sd.json_bytes(lists.config_usage_payload(con, catalog))
+    yield "studies.json", sd.json_bytes(lists.studies_payload(con, catalog))
+    yield "sizing_fio_points.json", sd.json_bytes(sizing_fio_payload(con, catalog))
     for name in WHOLE_MARTS:
         payload = sd.table_payload(con, name, catalog=catalog) if name in catalog else sd.missing_payload(name)
         yield f"{name}.json", sd.json_bytes(payload)

@@ -333,14 +333,16 @@ describe("compare page", () => {
     });
   });
 
-  test("two runs whose recorded conditions are identical are not flagged", async (t) => {
-    // Two steps of one measured sweep: same host, device, tools; only the load differs.
+  test("two steps of one sweep differ only in their load level", async (t) => {
+    // Two steps of one measured sweep: same host, device, tools; only the load differs, and the
+    // load (outstanding IOs = iodepth x jobs) is all that is flagged.
     const sweep = catalog().runs.filter((r) => /-oio\d+$/.test(r.run_id));
     if (sweep.length < 2) return t.skip("no measured sweep with several runs");
     const query = new URLSearchParams([["mode", "runs"], ["run", sweep[0].run_id], ["run", sweep[1].run_id]]);
     await onPage(`/compare?${query}`, "#compare-panel", async (page) => {
       const conditions = await page.locator("#differing-conditions tr.cmp-differs").evaluateAll((rows) => rows.map((r) => r.dataset.condition));
       assert.ok(!conditions.includes("source_kind") && !conditions.includes("setup") && !conditions.includes("data_device"), `flagged: ${conditions}`);
+      assert.deepEqual(conditions.filter((c) => !["outstanding_ios", "iodepth", "numjobs"].includes(c)), [], `flagged: ${conditions}`);
     });
   });
 
@@ -403,7 +405,9 @@ describe("configs page", () => {
       const b = page.locator("form", {hasText: "Configuration B"}).locator("select");
       const options = await b.locator("option").allInnerTexts();
       await b.selectOption({label: options.at(-1)});
-      await page.waitForFunction((name) => document.querySelector("#diff-summary")?.textContent.includes(name), options.at(-1), TIMER_POLLING);
+      // options read "<config id> (<n> results)"; the summary names the configuration by its id
+      const name = options.at(-1).replace(/ \([^)]*\)$/, "");
+      await page.waitForFunction((id) => document.querySelector("#diff-summary")?.textContent.includes(id), name, TIMER_POLLING);
       diff = await page.locator("#diff-summary").innerText();
       url = page.url();
       assert.match(url, /[?&]b=/);

@@ -120,3 +120,55 @@ def test_every_published_table_has_a_csv_layout():
     published = {n for n in tables.ALL if n.startswith("published_")}
     assert set(pr.KNOWN) == published
     assert {f"published_{p.stem}" for p in CSVS} == published
+
+
+def test_printed_figures_keep_their_text_and_resolution():
+    """The lake keeps each published figure as printed: the cell verbatim and the unit of its last digit."""
+    rows = pr.parse((BUNDLE / "tpcc_results.csv").read_text()).tables["published_tpcc_results"]
+
+    def one(**match):
+        found = [r for r in rows if all(r[k] == v for k, v in match.items())]
+        assert len(found) == 1, match
+        return found[0]
+
+    hdd_cpu = one(source="002 Table 2", device_id="seagate_st600mp0005", connections=100, metric="cpu_user_sys_pct")
+    assert (hdd_cpu["value"], hdd_cpu["value_text"], hdd_cpu["value_resolution"]) == (0.4, "0.4", 0.1)
+    nvme_iowait = one(source="002 Table 3", device_id="samsung_pm1725", connections=50, metric="cpu_iowait_pct")
+    assert (nvme_iowait["value_text"], nvme_iowait["value_resolution"]) == ("3.0", 0.1)  # a printed trailing zero counts
+    sata_dual = one(source="002 Figure 1 (table)", device_id="samsung_850pro", db_config_id="mysql_config_1",
+                    connections=200)
+    assert (sata_dual["value_text"], sata_dual["value_resolution"]) == ("7366.55", 0.01)
+    nvme_max = one(device_id="samsung_pm1725", host_id="samsung_quad_socket", connections=100,
+                   metric="max_new_order_ms")
+    assert nvme_max["value_text"] == "342.5369999999997" and nvme_max["value_resolution"] == 0.001
+    failed = [r for r in rows if r["status"] == "failed"]
+    assert failed and all(r["value_text"] is None and r["value_resolution"] is None for r in failed)
+    # every figure of every table of figures has both, and the text reads back as the value
+    for name in ("tpcc_results", "tpcc_timeseries", "io_results", "sqlserver_results"):
+        table = f"published_{name}"
+        for row in pr.parse((BUNDLE / f"{name}.csv").read_text()).tables[table]:
+            if row["value"] is None:
+                continue
+            assert float(row["value_text"]) == row["value"], (name, row["csv_line"])
+            assert 0 < row["value_resolution"] <= 1, (name, row["csv_line"], row["value_text"])
+    # tables without figures have no printed-form columns
+    assert "value_text" not in pr.parse((BUNDLE / "hosts.csv").read_text()).tables["published_hosts"][0]
+
+
+@pytest.mark.parametrize("text, resolution", [
+    ("7366.55", 0.01), ("23868", 1.0), ("0.4", 0.1), ("3.0", 0.1), ("10000", 1.0), ("-2.50", 0.01),
+    ("1e5", 100000.0), ("0", 1.0), ("144.752825", 1e-6),
+    # float tails of chart dumps: read at 12 significant digits, trailing zeros dropped
+    ("342.5369999999997", 0.001), ("400.9329999999997", 0.001), ("4182.189058333332", 1e-8),
+    ("x", None), ("nan", None), ("", None),
+])
+def test_printed_resolution(text, resolution):
+    assert pr.printed_resolution(text) == resolution
+
+
+def test_a_bad_value_cell_keeps_its_text_but_no_resolution():
+    header = "study_id,host_id,config,device_id,device_count,layout,metric,value,approx,qualifier,status,source,note"
+    result = pr.parse(header + "\ns,h,c,d,2,l,nopm,7x3,false,,ok,003,\n")
+    row = result.tables["published_sqlserver_results"][0]
+    assert (row["value"], row["value_text"], row["value_resolution"]) == (None, "7x3", None)
+    assert result.issues and result.issues[0].line == 2

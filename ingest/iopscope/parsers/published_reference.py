@@ -24,6 +24,15 @@ Variants handled
 * CSV columns named like SQL keywords are renamed: ``array`` -> ``array_layout``,
   ``limit`` -> ``limit_name``.
 
+Printed precision
+-----------------
+Tables of printed figures (``published_tpcc_results``, ``published_tpcc_timeseries``,
+``published_io_results``, ``published_sqlserver_results``) keep each ``value`` as printed too:
+``value_text`` is the cell verbatim and ``value_resolution`` one unit of its last significant
+printed digit (``7366.55`` -> 0.01, ``0.4`` -> 0.1, ``3.0`` -> 0.1, ``23868`` -> 1). A cell with
+more than 12 significant digits is a chart dump's binary float (``342.5369999999997``): it is read
+at 12 significant digits with trailing zeros dropped (``342.537`` -> 0.001).
+
 Example
 -------
 >>> r = parse("profile_id,name,access,read_pct,write_pct,block_kb,application,source,note\\n"
@@ -31,6 +40,8 @@ Example
 >>> row = r.tables["published_io_profiles"][0]
 >>> (row["profile_id"], row["read_pct"], row["block_kb"], row["note"], row["csv_line"])
 ('database', 67.0, 8.0, None, 2)
+>>> printed_resolution("7366.55"), printed_resolution("3.0"), printed_resolution("342.5369999999997")
+(0.01, 0.1, 0.001)
 """
 
 from __future__ import annotations
@@ -39,18 +50,25 @@ import csv
 import io
 import math
 import re
+from decimal import Decimal, InvalidOperation
 
 from iopscope import tables
 from iopscope.parsers.base import ParseError, ParseResult
 
 NAME = "published_reference"
-VERSION = "1.0.0"
+VERSION = "1.1.0"
 TOOL = "published"
 
 TABLE_PREFIX = "published_"
 # CSV column -> lake column, where the CSV name is an SQL keyword.
 RENAMES = {"array": "array_layout", "limit": "limit_name"}
-_LAKE_ONLY = ("csv_line",)
+# Lake columns filled by the parser, not read from a CSV column of their own: the printed form of
+# `value` (its cell verbatim and the unit of its last significant digit).
+_PRINTED_TEXT, _PRINTED_RESOLUTION = "value_text", "value_resolution"
+_LAKE_ONLY = ("csv_line", _PRINTED_TEXT, _PRINTED_RESOLUTION)
+# More significant digits than this is a binary float printed in full (a chart dump), not a
+# number a person wrote down: 342.5369999999997 is 342.537.
+_MAX_PRINTED_DIGITS = 12
 
 _INT = re.compile(r"^[+-]?\d+$")
 _BOOLS = {"true": True, "false": False}
@@ -143,6 +161,27 @@ def _convert(raw: str, kind: str) -> tuple[object, bool]:
     return None, False
 
 
+def printed_resolution(text: str) -> float | None:
+    """One unit of the last significant digit of a printed number; None when it is not a number.
+
+    ``"7366.55"`` -> 0.01, ``"23868"`` -> 1.0, ``"3.0"`` -> 0.1 (a printed trailing zero counts),
+    ``"1e5"`` -> 100000.0. More than 12 significant digits (a float tail) are rounded to 12 and
+    their trailing zeros dropped first: ``"342.5369999999997"`` -> 0.001.
+    """
+    try:
+        number = Decimal(text.strip())
+    except InvalidOperation:
+        return None
+    if not number.is_finite():
+        return None
+    digits = number.as_tuple().digits
+    significant = len(digits) - next((i for i, d in enumerate(digits) if d != 0), len(digits) - 1)
+    if significant > _MAX_PRINTED_DIGITS:
+        exponent = number.adjusted() - (_MAX_PRINTED_DIGITS - 1)
+        number = number.quantize(Decimal(1).scaleb(exponent)).normalize()
+    return float(Decimal(1).scaleb(number.as_tuple().exponent))
+
+
 def parse(text: str) -> ParseResult:
     result = ParseResult(format=NAME)
     header = _header(text)
@@ -159,6 +198,8 @@ def parse(text: str) -> ParseResult:
     for missing in [c for c in columns if c not in header]:
         result.warn(1, f"column {missing!r} of {table_name} is missing: left null")
     positions = [(i, columns[c]) for i, c in enumerate(header) if c in columns]
+    keeps_printed = _PRINTED_TEXT in types
+    value_index = next((i for i, column in positions if column == "value"), None)
     for line, cells in _records(text, result):
         if line == 1:
             continue
@@ -173,6 +214,11 @@ def parse(text: str) -> ParseResult:
             if not ok:
                 result.warn(line, f"column {column}: {cells[index][:40]!r} is not a {types[column]}: left null")
             record[column] = value
+        if keeps_printed:
+            printed = cells[value_index] if value_index is not None and cells[value_index].strip() else None
+            record[_PRINTED_TEXT] = printed
+            record[_PRINTED_RESOLUTION] = (printed_resolution(printed)
+                                           if printed is not None and record.get("value") is not None else None)
         result.add(table_name, record)
     if not result.tables and result.status == "complete":
         result.warn(None, "header only: no rows")

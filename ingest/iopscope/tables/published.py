@@ -10,12 +10,27 @@ Two CSV columns are renamed because their names are SQL keywords: ``array`` ->
 
 Every row has ``csv_line`` (1-based line of the row in the CSV) next to the ingest's provenance
 columns, and the CSV's own ``source`` column (document + table / figure / text line).
+
+The tables of printed figures (tpcc_results, tpcc_timeseries, io_results, sqlserver_results) also
+keep each figure as printed: ``value_text`` is the CSV cell verbatim and ``value_resolution`` one
+unit of its last significant printed digit (``7366.55`` -> 0.01, ``0.4`` -> 0.1, ``3.0`` -> 0.1,
+``23868`` -> 1). The warehouse derives each figure's low / high bounds from it (half a unit either
+side, docs/warehouse.md#honest-precision). Chart dumps carry binary floating-point tails
+(``342.5369999999997``): a text with more than 12 significant digits is read at 12 significant
+digits with trailing zeros dropped (``342.537`` -> 0.001), the precision the chart's number had.
 """
 
 from iopscope.tables import Table, cols
 
 _LINE = (("csv_line", "int64", "1-based line of the row in the CSV file"),)
 _SOURCE = (("source", "string", "Document and table / figure / text section the value was read from"),)
+# The printed form of a figure's `value` (kept next to it, filled by the parser from the same cell).
+_PRINTED = (
+    ("value_text", "string", "The value's CSV cell verbatim: the figure as printed (its digits give its precision)"),
+    ("value_resolution", "float64",
+     "One unit of the value's last significant printed digit (7366.55 -> 0.01, 23868 -> 1); float tails of "
+     "chart dumps (342.5369999999997) are read at 12 significant digits (-> 0.001)"),
+)
 
 TABLES = {
     "published_studies": Table(
@@ -110,6 +125,7 @@ TABLES = {
             ("page_size_kb", "int64", "InnoDB page size, KiB (Percona sweep only)"),
             ("metric", "string", "new_order_tpm | p95_new_order_ms | max_new_order_ms | cpu_user_sys_pct | ..."),
             ("value", "float64", "Null for failed tests"),
+            *_PRINTED,
             ("unit", "string", ""),
             ("status", "string", "ok | failed"),
             ("approx", "bool", "True for hedged or rounded prose figures"),
@@ -130,6 +146,7 @@ TABLES = {
             ("t_s", "int64", "Seconds since the start of the test"),
             ("metric", "string", "new_order_per_min | p95_new_order_ms"),
             ("value", "float64", ""),
+            *_PRINTED,
             ("series_label", "string", "The chart's own series name"),
             *_SOURCE,
         ),
@@ -165,6 +182,7 @@ TABLES = {
             ("cpu_setting", "string", ""),
             ("metric", "string", "iops | mb_per_s (MiB/s: base-2 MB) | min_read_latency_ms | min_write_latency_ms"),
             ("value", "float64", ""),
+            *_PRINTED,
             ("approx", "bool", "True for prose figures"),
             ("qualifier", "string", "The hedge word as printed (about, up to, ...)"),
             *_SOURCE,
@@ -184,6 +202,7 @@ TABLES = {
             ("layout", "string", ""),
             ("metric", "string", "nopm"),
             ("value", "float64", "Null when not reported"),
+            *_PRINTED,
             ("approx", "bool", ""),
             ("qualifier", "string", ""),
             ("status", "string", "ok | not_reported"),
