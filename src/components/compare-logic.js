@@ -2,9 +2,16 @@
 // Compare page: which conditions make two results comparable, series labels from the
 // conditions that vary, ratios. No DOM; unit-tested in tests/browser/logic.test.mjs.
 
-/** Conditions under which two TPC-C results may be divided (besides the device itself). */
+/**
+ * Conditions under which two TPC-C results may be divided (besides the device itself). The
+ * same list as marts.int_device_metrics_keyed's comparison key (source kind, study, host, DB
+ * server, config, kit, warehouses, connections, buffer pool, page size, device count, layout),
+ * so the page groups results as the quotient mart pairs them.
+ */
 export const TPCC_CONDITIONS = [
+  ["source_kind", "source"],
   ["setup", "study / host"],
+  ["host_id", "host"],
   ["db_server", "DB server"],
   ["db_config_id", "DB config"],
   ["kit", "benchmark kit"],
@@ -56,12 +63,24 @@ export function varyingFields(rows, fields) {
  * lines of one device differ.
  */
 export function labelSeries(rows, {device = "device_label", conditions, exclude = []} = {}) {
-  const fields = conditions.map(([f]) => f).filter((f) => !exclude.includes(f));
-  const vary = varyingFields(rows, fields);
+  const vary = varyingFields(rows, conditions.map(([f]) => f).filter((f) => !exclude.includes(f)));
   return rows.map((r) => {
-    const parts = vary.map((f) => conditionText(f, r[f]));
-    return {...r, series: [r[device] ?? "unknown device", ...parts].join(" · ")};
+    const text = conditionsText(r, vary);
+    return {...r, conditions: text, series: [r[device] ?? "unknown device", text].filter(Boolean).join(" · ")};
   });
+}
+
+/**
+ * The values of `fields` of one row as a short label ("published · 500 wh · 12 GiB pool"); a
+ * part equal to an earlier one is left out (a measured result's host is also its setup).
+ */
+export function conditionsText(row, fields) {
+  const parts = [];
+  for (const f of fields) {
+    const part = conditionText(f, row[f]);
+    if (!parts.includes(part)) parts.push(part);
+  }
+  return parts.join(" · ");
 }
 
 /** Short text for one condition value in a series label ("500 wh", "12 GiB pool"). */
@@ -71,18 +90,24 @@ export function conditionText(field, value) {
   }
   switch (field) {
     case "setup": return String(value).replace(/^(study|host|run): /, "");
+    case "source_kind": return String(value);
     case "warehouses": return `${value} wh`;
     case "connections": return `${value} conn`;
     case "buffer_pool_gib": return `${value} GiB pool`;
     case "page_size_kib": return `${value} KiB pages`;
     case "data_device_count": return `×${value}`;
     case "outstanding_ios": return `${value} outstanding`;
+    case "read_pct": return `${value} % read`;
+    case "measurement_area": return `${value} area`;
     default: return String(value);
   }
 }
 
 /**
- * Device x device quotients of `metric` over rows measured under the same conditions.
+ * Device x device quotients of `metric` over rows measured under the same conditions, computed
+ * here. The /tpcc page does not use it: it reads the warehouse's quotients
+ * (marts.fct_device_quotients, see quotientCells). The logic tests check this reference
+ * computation against the ratios the studies printed.
  * For each ordered pair (a, b) and each condition key where both have a value, q = a / b;
  * the cell summarises them: geometric mean, min, max, count, and whether any figure is approximate.
  */
@@ -132,6 +157,116 @@ export function quotientMatrix(rows, {metric, device = "device_label", condition
       provenance: ((list) => list.slice(0, 4).join(" | ") + (list.length > 4 ? ` | … and ${list.length - 4} more` : ""))([...c.sources].sort())
     };
   });
+}
+
+/** Quotient scope values that mean "every one, summarised by the geometric mean". */
+export const ALL_SETUPS = "all setups";
+export const ALL_LEVELS = "all levels";
+/** URL and option value of a level the source does not state (a study's one-off figure). */
+export const LEVEL_NOT_STATED = "not stated";
+
+/**
+ * The comparable setups of the quotient mart's pairs among `results`: groups of results equal in
+ * every condition but the load level (`levelField`), each with the devices and levels its pairs
+ * of `metric` cover. Quotients are never recomputed here: `quotients` are rows of
+ * marts.fct_device_quotients (fact_a_id, fact_b_id, metric, quotient), matched to the results
+ * by id, so a pair exists only where the mart divided two results of the same conditions.
+ * Sorted as the page offers them: most devices, then most levels, then label.
+ */
+export function quotientSetups(results, quotients, {metric, levelField = "connections", conditions = TPCC_CONDITIONS, id = "tpcc_result_id", device = "device_label"}) {
+  const fields = conditions.map(([f]) => f).filter((f) => f !== levelField);
+  const byId = new Map(results.map((r) => [r[id], r]));
+  const setups = new Map();
+  for (const q of quotients) {
+    if (q.metric !== metric) continue;
+    const a = byId.get(q.fact_a_id);
+    const b = byId.get(q.fact_b_id);
+    if (!a || !b) continue;
+    const key = conditionKey(a, fields);
+    let s = setups.get(key);
+    if (!s) setups.set(key, (s = {key, label: setupLabel(a, fields), devices: new Set(), levels: new Map()}));
+    const level = levelValue(a[levelField]);
+    if (!s.levels.has(level)) s.levels.set(level, new Set());
+    for (const r of [a, b]) {
+      s.devices.add(r[device]);
+      s.levels.get(level).add(r[device]);
+    }
+  }
+  return [...setups.values()].map((s) => ({
+    key: s.key, label: s.label, devices: s.devices.size,
+    levels: [...s.levels].map(([level, devices]) => ({level, devices: devices.size}))
+      .sort((x, y) => levelOrder(x.level) - levelOrder(y.level))
+  })).sort((x, y) => y.devices - x.devices || y.levels.length - x.levels.length || x.label.localeCompare(y.label));
+}
+
+/** A setup's label: its stated conditions, as the series legends write them. */
+function setupLabel(row, fields) {
+  return conditionsText(row, fields.filter((f) => row[f] !== null && row[f] !== undefined && row[f] !== "")) || "conditions not stated";
+}
+
+function levelValue(v) {
+  return v === null || v === undefined ? LEVEL_NOT_STATED : v;
+}
+
+function levelOrder(level) {
+  return level === LEVEL_NOT_STATED ? Infinity : Number(level);
+}
+
+/**
+ * The level a quotient matrix opens on: the one at which most devices were compared; among
+ * equals the middle one (a load neither idle nor saturated), the lower of two middles.
+ */
+export function defaultLevel(levels) {
+  if (!levels.length) return null;
+  const most = Math.max(...levels.map((l) => l.devices));
+  const tied = levels.filter((l) => l.devices === most);
+  return tied[Math.floor((tied.length - 1) / 2)].level;
+}
+
+/**
+ * Device x device cells from the quotient mart's pairs, within the chosen `setup` (a key from
+ * quotientSetups, or ALL_SETUPS) at the chosen `level` (a level value, LEVEL_NOT_STATED or
+ * ALL_LEVELS). A cell summarises its pairs by their geometric mean (with min, max, count, the
+ * levels and setups they come from, and whether any figure is approximate); at one level of one
+ * setup it is the mart's quotient itself (repeat runs: the geometric mean of their pairs).
+ */
+export function quotientCells(results, quotients, {metric, setup = ALL_SETUPS, level = ALL_LEVELS, levelField = "connections",
+                                                   conditions = TPCC_CONDITIONS, id = "tpcc_result_id", device = "device_label"}) {
+  const fields = conditions.map(([f]) => f).filter((f) => f !== levelField);
+  const byId = new Map(results.map((r) => [r[id], r]));
+  const cells = new Map();
+  for (const q of quotients) {
+    if (q.metric !== metric || typeof q.quotient !== "number" || !(q.quotient > 0)) continue;
+    const a = byId.get(q.fact_a_id);
+    const b = byId.get(q.fact_b_id);
+    if (!a || !b) continue;
+    if (setup !== ALL_SETUPS && conditionKey(a, fields) !== setup) continue;
+    const lv = levelValue(a[levelField]);
+    if (level !== ALL_LEVELS && String(lv) !== String(level)) continue;
+    const cellKey = `${a[device]}\u001f${b[device]}`;
+    let c = cells.get(cellKey);
+    if (!c) cells.set(cellKey, (c = {a: a[device], b: b[device], aId: a.device_id, bId: b.device_id, quotients: [], levels: new Set(), setups: new Set(), approx: false, sources: new Set()}));
+    c.quotients.push(q.quotient);
+    c.levels.add(lv);
+    c.setups.add(conditionKey(a, fields));
+    c.approx ||= Boolean(a.is_approx || b.is_approx);
+    for (const r of [a, b]) c.sources.add(r.provenance ?? r.setup ?? r.run_id ?? "unknown source");
+  }
+  return [...cells.values()].map((c) => ({
+    numerator: c.a,
+    denominator: c.b,
+    numerator_id: c.aId,
+    denominator_id: c.bId,
+    n: c.quotients.length,
+    // one pair: the mart's quotient as it is (exp(log(q)) would not give back every last digit)
+    geomean: c.quotients.length === 1 ? c.quotients[0] : Math.exp(c.quotients.reduce((s, q) => s + Math.log(q), 0) / c.quotients.length),
+    min: Math.min(...c.quotients),
+    max: Math.max(...c.quotients),
+    levels: [...c.levels].sort((x, y) => levelOrder(x) - levelOrder(y)),
+    setup_count: c.setups.size,
+    approx: c.approx,
+    provenance: ((list) => list.slice(0, 4).join(" | ") + (list.length > 4 ? ` | … and ${list.length - 4} more` : ""))([...c.sources].sort())
+  }));
 }
 
 /** Ratio a / b, or null when either is missing or b is zero. */

@@ -84,6 +84,8 @@ export function shapePublished(rows, deviceLabel) {
     device_id: r.device_id,
     device_label: deviceLabel(r.device_id),
     profile: r.standard_profile_id ?? r.profile_id ?? r.profile ?? "unknown profile",
+    // the profile's block size, written as fio writes it ("8k"), so published figures meet measured jobs
+    block_size: r.block_size ?? (typeof r.block_size_kib === "number" ? `${r.block_size_kib}k` : null),
     array_layout: r.array_layout ?? r.array ?? null,
     bw_mib_per_s: r.bw_mib_per_s ?? null,
     setup: setupOf(r),

@@ -1,5 +1,5 @@
 // System metric time series (iostat device samples, CPU samples) and generic folded series.
-import {EXACT, SCHEMA, SERIES_LEGEND, kindDash, tooltip} from "./charts.js";
+import {lineChart} from "./charts.js";
 
 /**
  * Fold wide rows into long {t_s, value, series, metric} for a multi-line time chart.
@@ -34,21 +34,19 @@ export function timeOf(rows) {
   };
 }
 
-/** A time-series chart of folded rows. */
-export function timeSeriesChart(rows, {title, yTitle, xTitle = "Time since first sample (s)", height = 240}) {
-  return {
-    $schema: SCHEMA,
+/**
+ * A time-series chart of folded rows: coloured by device where the rows name one (iostat), the
+ * neutral colour otherwise (CPU); each series (device and metric) has its shape and dash.
+ */
+export function timeSeriesChart(rows, {title, yTitle, xTitle = "Time since first sample (s)", height = 240, yScale}) {
+  return lineChart({
+    rows,
     title,
-    width: "container",
-    height,
-    data: {values: rows},
-    mark: {type: "line", strokeWidth: 1.4, point: rows.length <= 300 ? {size: 14} : false},
-    encoding: {
-      x: {field: "t_s", type: "quantitative", title: xTitle},
-      y: {field: "value", type: "quantitative", title: yTitle},
-      color: {field: "series", type: "nominal", title: "Series", legend: SERIES_LEGEND},
-      strokeDash: kindDash,
-      tooltip: tooltip([["series", "Series"], ["t_s", "Time (s)", EXACT], ["value", yTitle, EXACT], ["sampled_at", "Sampled at"]])
-    }
-  };
+    x: {field: "t_s", title: xTitle},
+    y: {field: "value", title: yTitle},
+    variant: "series", conditionsTitle: "Series",
+    join: "all", points: rows.length <= 300, pointSize: 14, yScale,
+    tip: [["sampled_at", "Sampled at"]],
+    height
+  });
 }

@@ -1,6 +1,9 @@
 // Render a Vega-Lite spec with vega-embed, or a plain explanation when there is nothing to draw.
 // Everything comes from node_modules (bundled by Framework): no CDN, no remote loaders.
 import vegaEmbed from "vega-embed";
+// Registers the build's device colours (device_colors.json) before any chart is drawn.
+import "./device-colors.js";
+import {param, setParams} from "./state.js";
 
 const CANVAS_ABOVE = 2000;
 const EMBED_OPTIONS = {
@@ -13,10 +16,18 @@ const EMBED_OPTIONS = {
 
 /**
  * A DOM element holding the chart, or an explanation if there is nothing to draw.
+ * `spec`: a Vega-Lite spec, or a function ({yScale}) => spec for charts with a log / linear
+ * switch (charts.js specs say in usermeta.yScale whether their values call for one).
  * `rows`: the data drawn (an empty array means "nothing matches"); `empty`: the explanation.
- * The element gets data-rendered="true" once drawn (tests and the budget script wait on it).
+ * `scaleParam`: the URL parameter that keeps the chosen value axis ("log" / "linear"; absent
+ * means the chart's default: log when the values span more than 100x).
+ * The element gets data-rendered="true" once drawn (tests and the budget script wait on it),
+ * and data-y-scale the value axis drawn.
  */
-export function vegaChart(spec, {rows, empty = "No data matches the current selection.", name, key} = {}) {
+export function vegaChart(specOrBuild, {rows, empty = "No data matches the current selection.", name, key, scaleParam} = {}) {
+  const build = typeof specOrBuild === "function" ? specOrBuild : () => specOrBuild;
+  const wanted = scaleParam ? param(scaleParam) : null;
+  const spec = build({yScale: wanted === "log" || wanted === "linear" ? wanted : undefined});
   const values = rows ?? spec?.data?.values;
   // A filter change that only changes the rows of a drawn chart swaps its data in place
   // (view.data) instead of compiling and building a new view: same key, same spec apart from
@@ -24,6 +35,9 @@ export function vegaChart(spec, {rows, empty = "No data matches the current sele
   const shape = key && Array.isArray(spec?.data?.values) && values.length ? shapeOf(spec, rendererFor(values)) : null;
   const live = key ? drawn.get(key) : null;
   if (shape && live && live.shape === shape) {
+    live.container.build = build;
+    live.container.scaleMeta = spec.usermeta?.yScale;
+    live.container.setScale?.(spec.usermeta?.yScale);
     live.container.dataset.updating = "true";
     live.container.view.data(DATA_NAME, spec.data.values).runAsync().then(() => {
       delete live.container.dataset.updating;
@@ -49,37 +63,55 @@ export function vegaChart(spec, {rows, empty = "No data matches the current sele
     container.dataset.renderedAt = String(performance.now());
     return container;
   }
-  const target = document.createElement("div");
+  let target = document.createElement("div");
   container.append(target);
-  const title = typeof spec?.title === "string" ? spec.title : spec?.title?.text;
+  const title = typeof spec?.title === "string" ? spec.title : [spec?.title?.text].flat().join(" ");
   const renderer = rendererFor(values);
   const options = {...EMBED_OPTIONS, renderer, downloadFileName: slug(name ?? title ?? "iopscope-chart")};
   // Named inline data, so a later update can replace exactly these rows.
   const named = shape ? {...spec, data: {name: DATA_NAME, values: spec.data.values}} : spec;
   let resolveReady;
   container.ready = new Promise((resolve) => (resolveReady = resolve));
-  const draw = () => {
-    vegaEmbed(target, named, options).then((result) => {
-      container.classList.remove("pending");
-      container.dataset.rendered = "true";
-      container.dataset.renderedAt = String(performance.now());
-      container.view = result.view;
-      if (shape) drawn.set(key, {shape, container});
-      resolveReady(result);
-    }, (error) => {
-      // A chart that cannot be drawn says so in its slot (and in the console, where the browser
-      // tests look), rather than staying blank and pending for ever.
-      container.classList.remove("pending");
-      const note = document.createElement("p");
-      note.className = "chart-error";
-      note.textContent = `${title ? `${title}: ` : ""}this chart could not be drawn (${error?.message ?? error}).`;
-      target.replaceChildren(note);
-      container.dataset.failed = "true";
-      container.dataset.renderedAt = String(performance.now());
-      console.error("vega-embed:", error);
-      resolveReady(null);
-    });
+  const embed = (into, chartSpec, chartShape) => vegaEmbed(into, chartSpec, options).then((result) => {
+    container.classList.remove("pending");
+    container.dataset.rendered = "true";
+    container.dataset.renderedAt = String(performance.now());
+    container.view = result.view;
+    if (chartShape) drawn.set(key, {shape: chartShape, container});
+    return result;
+  }, (error) => {
+    // A chart that cannot be drawn says so in its slot (and in the console, where the browser
+    // tests look), rather than staying blank and pending for ever.
+    container.classList.remove("pending");
+    const note = document.createElement("p");
+    note.className = "chart-error";
+    note.textContent = `${title ? `${title}: ` : ""}this chart could not be drawn (${error?.message ?? error}).`;
+    into.replaceChildren(note);
+    container.dataset.failed = "true";
+    container.dataset.renderedAt = String(performance.now());
+    console.error("vega-embed:", error);
+    return null;
+  });
+  const draw = () => embed(target, named, shape).then(resolveReady);
+  // The log / linear switch redraws this chart only (with the rows of its latest update) and
+  // keeps the choice in the URL.
+  container.build = build;
+  container.scaleMeta = spec.usermeta?.yScale;
+  const redraw = (yScale) => {
+    if (scaleParam) setParams({[scaleParam]: yScale}, {[scaleParam]: container.scaleMeta?.auto});
+    const next = container.build({yScale});
+    container.scaleMeta = next.usermeta?.yScale;
+    container.dataset.yScale = container.scaleMeta?.type ?? "";
+    const nextShape = key && Array.isArray(next?.data?.values) ? shapeOf(next, renderer) : null;
+    if (key) drawn.delete(key);
+    container.view?.finalize();
+    const fresh = document.createElement("div");
+    target.replaceWith(fresh);
+    target = fresh;
+    embed(target, nextShape ? {...next, data: {name: DATA_NAME, values: next.data.values}} : next, nextShape);
   };
+  container.setScale = scaleSwitch(container, container.scaleMeta, redraw);
+  container.dataset.yScale = container.scaleMeta?.type ?? "";
   // Charts are drawn when they come near the viewport: a page of ten charts draws the first
   // ones at once, and a filter change redraws only what can be seen.
   if (observer) {
@@ -105,7 +137,40 @@ const drawn = new Map();
 
 /** Everything about a spec except its rows (and the renderer): equal shapes differ only in data. */
 function shapeOf(spec, renderer) {
-  return renderer + JSON.stringify({...spec, data: null});
+  return renderer + JSON.stringify({...spec, data: null, usermeta: null});
+}
+
+let switchCount = 0;
+
+/**
+ * The log / linear radio pair above a chart, shown while its values span an order of magnitude
+ * or more (usermeta.yScale.offered). Returns a function that updates it for new data.
+ */
+function scaleSwitch(container, scale, redraw) {
+  const name = `y-scale-${++switchCount}`;
+  const box = document.createElement("div");
+  box.className = "chart-scale";
+  box.append(document.createTextNode("Value axis: "));
+  const inputs = ["log", "linear"].map((value) => {
+    const label = document.createElement("label");
+    const input = document.createElement("input");
+    Object.assign(input, {type: "radio", name, value});
+    input.addEventListener("change", () => input.checked && redraw(value));
+    label.append(input, document.createTextNode(` ${value} `));
+    box.append(label);
+    return input;
+  });
+  const hint = document.createElement("span");
+  hint.className = "muted";
+  box.append(hint);
+  container.prepend(box);
+  const update = (s) => {
+    box.hidden = !s?.offered;
+    for (const input of inputs) input.checked = input.value === s?.type;
+    hint.textContent = s?.offered ? ` (values span ${Math.round(s.span).toLocaleString("en-US")}×)` : "";
+  };
+  update(scale);
+  return update;
 }
 
 // container -> {draw, since}: charts created but not drawn yet.

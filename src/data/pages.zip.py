@@ -14,6 +14,9 @@
 #   device_colors.json a palette slot per device (one colour per device on every page)
 #   condition_quotients.json  fct_condition_quotients without the load-level kinds (/compare)
 #   sweep_summaries.json      fct_sweep_quotient_summaries, the columns /compare shows
+#   tpcc_quotients.json the TPC-C pairs of fct_device_quotients (the two result ids, metric,
+#                      quotient): /tpcc's quotient matrix reads the mart's quotients instead of
+#                      dividing results itself
 #   runs_list.json     one row per run with its headline results, for /runs/ (_page_lists.py)
 #   config_usage.json  per DB configuration, the results, runs and devices using it (/configs)
 #   studies.json       the published studies' titles and printed dates (home page)
@@ -79,6 +82,21 @@ def series_payload(con, catalog: dict) -> dict:
     return sd.query_payload(con, "tpcc_series",
                             f"select {cols}, count(*) as interval_count, max(elapsed_s) as last_elapsed_s "
                             f"from {sd.MARTS_SCHEMA}.{mart} group by all order by all")
+
+
+QUOTIENT_COLUMNS = ("fact_a_id", "fact_b_id", "metric", "quotient")
+
+
+def quotients_payload(con, catalog: dict) -> dict:
+    """The TPC-C rows of fct_device_quotients, only the columns the quotient matrix reads (the
+    page finds each fact among its results, which carry the devices and conditions)."""
+    mart = "fct_device_quotients"
+    if mart not in catalog or not all(sd.has_column(catalog, mart, c) for c in (*QUOTIENT_COLUMNS, "result_domain")):
+        return sd.missing_payload("tpcc_quotients")
+    cols = ", ".join(sd.quote_ident(c) for c in QUOTIENT_COLUMNS)
+    return sd.query_payload(con, "tpcc_quotients",
+                            f"select {cols} from {sd.MARTS_SCHEMA}.{mart} where result_domain = 'tpcc' "
+                            "and quotient is not null order by metric, fact_a_id, fact_b_id")
 
 
 SIZING_FIO_COLUMNS = (
@@ -174,6 +192,7 @@ def members(con):
         where=f"where varied_condition not in ({levels})"))
     yield "sweep_summaries.json", sd.json_bytes(columns_payload(con, catalog, "fct_sweep_quotient_summaries",
                                                                 SWEEP_SUMMARY_COLUMNS, "sweep_summaries"))
+    yield "tpcc_quotients.json", sd.json_bytes(quotients_payload(con, catalog))
     yield "runs_list.json", sd.json_bytes(lists.runs_list_payload(con, catalog))
     yield "config_usage.json", sd.json_bytes(lists.config_usage_payload(con, catalog))
     yield "studies.json", sd.json_bytes(lists.studies_payload(con, catalog))

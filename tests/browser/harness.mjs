@@ -57,9 +57,11 @@ export async function launchBrowser() {
 }
 
 /**
- * Open `path` on the local server and record every problem. Returns {page, problems, close}.
- * `ready` is a selector that must appear (e.g. a rendered chart) before the check ends;
- * `viewport` the window size (a phone: {width: 390, height: 844}).
+ * Open `path` on the local server and record every problem. Returns {page, problems, warnings, close}.
+ * `ready` is a selector that must appear (e.g. a rendered chart) before the check ends.
+ * `viewport`: {width, height} of the browser window (default 1280 x 900; a phone is 390 wide).
+ * `warnings`: the console's warning messages (Vega's among them), which are not problems by
+ * themselves; a test that wants none asserts on them.
  */
 export async function openPage(browser, baseUrl, path, {ready = null, timeout = 15000, init = null, viewport = {width: 1280, height: 900}} = {}) {
   const context = await browser.newContext({viewport});
@@ -67,9 +69,11 @@ export async function openPage(browser, baseUrl, path, {ready = null, timeout = 
   if (init) await context.addInitScript(init);
   const page = await context.newPage();
   const problems = [];
+  const warnings = [];
   const origin = new URL(baseUrl).origin;
   page.on("console", (msg) => {
     if (msg.type() === "error") problems.push(`console error: ${msg.text()}`);
+    if (msg.type() === "warning") warnings.push(msg.text());
   });
   page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
   // alert()/confirm()/prompt() never belong on these pages (and would mean injected script ran).
@@ -107,7 +111,7 @@ export async function openPage(browser, baseUrl, path, {ready = null, timeout = 
   for (const text of await page.locator(".observablehq--error").allInnerTexts()) {
     problems.push(`cell error: ${text.slice(0, 300)}`);
   }
-  return {page, problems, close: () => context.close()};
+  return {page, problems, warnings, close: () => context.close()};
 }
 
 /**
