@@ -7,9 +7,9 @@
 // a hash of its id, which is stable too.
 
 /**
- * Twelve colours that stay apart for the common colour-vision deficiencies: the Okabe-Ito set
- * (without its yellow, too pale on white) followed by Paul Tol's "muted" colours. The first
- * entries are the most distinct, and the build hands them out first.
+ * Sixteen colours: first twelve that stay apart for the common colour-vision deficiencies (the
+ * Okabe-Ito set without its yellow, too pale on white, then Paul Tol's "muted" colours), then
+ * four more. The first entries are the most distinct, and the build hands them out first.
  */
 export const PALETTE = [
   "#0072B2", // blue
@@ -23,7 +23,14 @@ export const PALETTE = [
   "#882255", // wine
   "#44AA99", // teal
   "#AA4499", // purple
-  "#555555" // dark grey
+  "#555555", // dark grey
+  // Past twelve devices shown together (the sizing page ticks the whole catalog) colour alone
+  // cannot stay colour-blind safe; these four keep every device of the bundled catalog apart for
+  // everyone else, and labels and tooltips name each device anyway.
+  "#661100", // brown
+  "#DDCC77", // sand
+  "#117733", // forest green
+  "#000000" // black
 ];
 
 /** Colour of a palette slot (slots past the palette wrap around). */

@@ -323,7 +323,7 @@ _COLOR_GROUP_MARTS = ("fct_tpcc_results", "fct_fio_results", "fct_published_io_r
 
 
 # Colours in src/components/palette.js's PALETTE (tests/python/test_site_loaders.py checks).
-PALETTE_SLOTS = 12
+PALETTE_SLOTS = 16
 
 
 def color_slots(device_ids, groups, weights=None, palette: int = PALETTE_SLOTS) -> dict[str, int]:
