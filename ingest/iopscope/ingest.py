@@ -25,6 +25,7 @@ from typing import Any, Callable, Iterable
 
 from iopscope import parsers, tables
 from iopscope.lake import Chunk, ConformError, Lake
+from iopscope.locks import DEFAULT_WAIT_S
 from iopscope.manifest import MANIFEST_NAMES, Manifest, ManifestError, read_manifest
 from iopscope.run_facts import manifest_rows
 
@@ -211,8 +212,10 @@ class RunRows:
 
 class Ingestor:
     def __init__(self, raw_root: Path, lake_root: Path, force: bool = False,
-                 on_progress: Callable[[int, int, str], None] | None = None) -> None:
+                 on_progress: Callable[[int, int, str], None] | None = None,
+                 wait_s: float | None = DEFAULT_WAIT_S) -> None:
         self.raw_root = Path(raw_root).resolve()
+        self.wait_s = wait_s  # how long to wait for the lake's lock (None: forever)
         self._root_prefix = str(self.raw_root).rstrip("/") + "/"
         self.lake = Lake(Path(lake_root))
         self.force = force
@@ -220,9 +223,12 @@ class Ingestor:
 
     def run(self, only: Iterable[Path] | None = None) -> IngestReport:
         report = IngestReport()
-        with self.lake.locked():
+        with self.lake.locked(self.wait_s):
             self.lake.ensure_schemas()
             state = self.lake.load_state()
+            # parts a killed ingest wrote but never recorded, temp files of older versions
+            self.lake.sweep({p for key, entry in state["runs"].items()
+                             for p in self._parts(key, entry["dir"], entry["tables"])})
             if self.force or state.get("fingerprint") != _parser_fingerprint():
                 previous = state.get("runs", {})
                 state = {"fingerprint": _parser_fingerprint(), "runs": previous}
