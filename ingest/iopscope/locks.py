@@ -121,6 +121,7 @@ def hold(lock_path: Path, purpose: str, shared: bool = False, wait_s: float | No
                            f"waited {waited:.0f} s" + (f" of {wait_s:.0f}" if wait_s is not None else ""))
                     next_report = now + REPORT_EVERY_S
                 time.sleep(0.05)
+        holders(lock_path)   # drops the records of holders killed before they could remove them
         record = _holders_dir(lock_path) / f"{os.getpid()}.json"
         try:
             record.parent.mkdir(exist_ok=True)

@@ -1,0 +1,251 @@
+"""Killed writers leave nothing that breaks or differs later (issue 18, item 1).
+
+`iopscope ingest` and warehouse builds (`iopscope dbt --update` / `--full`) run as real
+processes and are killed with SIGKILL or SIGTERM (what `kill -9`, `timeout` and systemd send)
+at seeded random moments. After every kill the lake opens through the readers' glob (the dbt
+sources' `<table>/*/*.parquet`) and the live warehouse is exactly the last committed file. The
+next uninterrupted run must converge to what a run never interrupted gives (same part files,
+same run entries; same rows in every warehouse table) and leave no temp file behind.
+
+The warehouse half uses a small dbt project (an incremental model and table models over the
+lake, the repository's profiles.yml): killing the real project's 40-90 s builds a dozen times
+would take many minutes, and the commit protocol under test (work file, rename, stamp) is the
+same for any project. IOPSCOPE_CRASH_KILLS raises the number of kills per writer.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import random
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import duckdb
+import pytest
+
+from conftest import ROOT
+from iopscope import tables
+
+KILLS = int(os.environ.get("IOPSCOPE_CRASH_KILLS", "10"))   # per writer, half SIGKILL, half SIGTERM
+SEED = 18
+
+
+def _env(**extra: str) -> dict[str, str]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "ingest")}
+    env.pop("IOPSCOPE_HOME", None)
+    return {**env, **extra}
+
+
+def _iopscope(*args: str, env: dict[str, str]) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-m", "iopscope.cli", *args], env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+
+
+def _kill_after(proc: subprocess.Popen, delay_s: float, sig: int) -> bool:
+    """Send ``sig`` to the iopscope process (not its children: dbt must go down with it) after
+    ``delay_s``; True when it was still running then, i.e. the kill landed."""
+    try:
+        proc.wait(timeout=delay_s)
+        landed = False
+    except subprocess.TimeoutExpired:
+        proc.send_signal(sig)
+        landed = True
+    _, stderr = proc.communicate(timeout=120)
+    assert "Traceback" not in stderr, stderr
+    return landed
+
+
+def _schedule(count: int, low: float, high: float) -> list[tuple[int, float]]:
+    rng = random.Random(SEED)
+    return [(signal.SIGKILL if i % 2 == 0 else signal.SIGTERM, rng.uniform(low, high)) for i in range(count)]
+
+
+# -- the lake
+
+def _lake_contents(lake: Path) -> dict[str, str]:
+    """Every table part by path -> sha256 (the lake's data, independent of journal history)."""
+    return {p.relative_to(lake).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+            for table in tables.ALL for p in sorted((lake / table).rglob("*")) if p.is_file()}
+
+
+def _lake_runs(lake: Path) -> dict:
+    """The recorded runs, replaying the journal as the lake does."""
+    from iopscope.lake import Lake
+    return Lake(lake).load_state()["runs"]
+
+
+def _open_lake_as_dbt_does(lake: Path) -> None:
+    """Read every table through the dbt sources' glob. A table with no file at all is skipped:
+    that is a first ingest killed before it wrote the table's schema file, not damage."""
+    con = duckdb.connect()
+    for table in tables.ALL:
+        if not list((lake / table).glob("*/*.parquet")):
+            continue
+        con.execute(f"select count(*) from read_parquet('{lake}/{table}/*/*.parquet', "
+                    "hive_partitioning = true, union_by_name = true)").fetchone()
+
+
+def _leftovers(lake: Path) -> list[str]:
+    found = [p.relative_to(lake).as_posix() for p in lake.rglob("*")
+             if p.name.startswith((".tmp", "state-")) or p.name.endswith(".tmp") or ".staging" in p.parts]
+    found += [p.name for p in (lake / ".lock.holders").glob("*")]
+    return found
+
+
+def test_killed_ingests_converge(tmp_path):
+    raw = tmp_path / "raw"
+    shutil.copytree(ROOT / "data" / "raw", raw)
+    env = _env()
+    reference = tmp_path / "reference-lake"
+    assert _iopscope("ingest", "--quiet", "--raw", str(raw), "--lake", str(reference), env=env).wait() == 0
+
+    lake = tmp_path / "lake"
+    landed = {signal.SIGKILL: 0, signal.SIGTERM: 0}
+    for sig, delay in _schedule(KILLS, 0.5, 4.0):
+        # --force: every attempt rewrites every part, so each kill lands among writes
+        proc = _iopscope("ingest", "--quiet", "--force", "--raw", str(raw), "--lake", str(lake), env=env)
+        landed[sig] += _kill_after(proc, delay, sig)
+        _open_lake_as_dbt_does(lake)   # no temp or torn file where a reader looks
+    print(f"ingest kills landed: SIGKILL {landed[signal.SIGKILL]}, SIGTERM {landed[signal.SIGTERM]} "
+          f"of {KILLS}")
+    assert min(landed.values()) >= KILLS // 2 - 1, "most kills must land while the ingest runs"
+
+    assert _iopscope("ingest", "--quiet", "--raw", str(raw), "--lake", str(lake), env=env).wait() == 0
+    assert _leftovers(lake) == []
+    assert _lake_contents(lake) == _lake_contents(reference)
+    assert _lake_runs(lake) == _lake_runs(reference)
+
+
+def test_next_ingest_removes_parts_and_temp_files_nobody_owns(tmp_path):
+    """A run written but not recorded (killed before its journal line) whose folder is gone by
+    the next ingest, and a temp part an older version left beside the parts: both removed."""
+    from iopscope.ingest import Ingestor
+
+    raw = tmp_path / "raw"
+    shutil.copytree(ROOT / "data" / "raw" / "measured", raw / "measured")
+    lake = tmp_path / "lake"
+    Ingestor(raw, lake).run()
+    expected = _lake_contents(lake)
+    partition = lake / "fio_jobs" / "collection=measured"
+    orphan = partition / "run-0123456789abcdef.parquet"
+    shutil.copyfile(next(partition.glob("run-*.parquet")), orphan)
+    (partition / ".tmp-abc.parquet").write_bytes(b"PAR1 torn")
+    (lake / ".staging").mkdir()
+    (lake / ".staging" / "fio_jobs-x.parquet.tmp").write_bytes(b"torn")
+    report = Ingestor(raw, lake).run()
+    assert not report.failed and report.runs_unchanged == report.runs_seen
+    assert _lake_contents(lake) == expected and _leftovers(lake) == []
+
+
+# -- the warehouse
+
+_PROJECT = {
+    "dbt_project.yml": """\
+name: crashproj
+version: "1.0.0"
+config-version: 2
+profile: iopscope
+model-paths: ["models"]
+target-path: "target"
+models:
+  crashproj:
+    +materialized: table
+""",
+    "models/stg_jobs.sql": """\
+{{ config(materialized='view') }}
+select run_id, direction, iodepth, block_size_bytes, source_path
+from read_parquet('{{ env_var("IOPSCOPE_LAKE") }}/fio_jobs/*/*.parquet', hive_partitioning = true, union_by_name = true)
+""",
+    "models/inc_jobs.sql": """\
+{{ config(materialized='incremental', unique_key='run_id', incremental_strategy='delete+insert') }}
+select * from {{ ref('stg_jobs') }}
+{% if is_incremental() %} where run_id not in (select run_id from {{ this }}) {% endif %}
+""",
+    **{f"models/jobs_by_{column}.sql": f"""\
+select {column}, direction, count(*) as jobs, count(distinct run_id) as runs
+from {{{{ ref('inc_jobs') }}}} group by all
+""" for column in ("run_id", "iodepth", "block_size_bytes", "source_path")},
+}
+
+_WORK_FILES = ("iopscope.duckdb.new", "iopscope.duckdb.new.wal", "iopscope.duckdb.new.tmp")
+
+
+def _project(tmp_path: Path) -> Path:
+    root = tmp_path / "project"
+    for name, text in _PROJECT.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text)
+    shutil.copyfile(ROOT / "profiles.yml", root / "profiles.yml")
+    return root
+
+
+def _warehouse_rows(path: Path) -> dict[str, list]:
+    con = duckdb.connect(str(path), read_only=True)
+    try:
+        names = [r[0] for r in con.execute(
+            "select table_name from duckdb_tables() order by 1").fetchall()]
+        return {n: sorted(map(repr, con.execute(f'select * from "{n}"').fetchall())) for n in names}
+    finally:
+        con.close()
+
+
+def _sha(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def test_killed_warehouse_builds_leave_the_last_build_and_converge(tmp_path):
+    from iopscope.ingest import Ingestor
+
+    raw = tmp_path / "raw"
+    runs = sorted((ROOT / "data" / "raw" / "measured").glob("*/0[0-9][0-9]-*"))
+    for run in runs[:6]:
+        shutil.copytree(run, raw / "measured" / run.name)
+    lake = tmp_path / "lake"
+    assert not Ingestor(raw, lake).run().failed
+    project = _project(tmp_path)
+    env = _env(IOPSCOPE_HOME=str(project), IOPSCOPE_DUCKDB_THREADS="1",
+               DBT_TARGET_PATH=str(tmp_path / "target"), DBT_LOG_PATH=str(tmp_path / "logs"))
+    warehouse = tmp_path / "wh" / "iopscope.duckdb"
+    where = ("--lake", str(lake), "--warehouse", str(warehouse))
+    assert _iopscope("dbt", "--update", *where, env=env).wait() == 0
+
+    # More runs in the lake: the next build has work to do (an incremental one).
+    for run in runs[6:12]:
+        shutil.copytree(run, raw / "measured" / run.name)
+    assert not Ingestor(raw, lake).run().failed
+    committed = _sha(warehouse)
+    before = _warehouse_rows(warehouse)
+
+    # The reference: the same build, never interrupted, on a copy.
+    reference = tmp_path / "reference" / "iopscope.duckdb"
+    reference.parent.mkdir()
+    shutil.copyfile(warehouse, reference)
+    shutil.copyfile(f"{warehouse}.build.json", f"{reference}.build.json")
+    started = time.monotonic()
+    assert _iopscope("dbt", "--update", "--lake", str(lake), "--warehouse", str(reference), env=env).wait() == 0
+    build_s = time.monotonic() - started
+    expected = _warehouse_rows(reference)
+    assert expected != before, "the new runs must change the warehouse"
+
+    landed = {signal.SIGKILL: 0, signal.SIGTERM: 0}
+    for i, (sig, delay) in enumerate(_schedule(KILLS, 0.3, build_s)):
+        mode = "--update" if i % 3 else "--full"   # both ways to build
+        landed[sig] += _kill_after(_iopscope("dbt", mode, *where, env=env), delay, sig)
+        assert _sha(warehouse) == committed, f"kill {i} ({sig.name} at {delay:.1f} s) changed the live file"
+    print(f"warehouse kills landed: SIGKILL {landed[signal.SIGKILL]}, SIGTERM {landed[signal.SIGTERM]} "
+          f"of {KILLS} (build {build_s:.1f} s)")
+    assert min(landed.values()) >= KILLS // 2 - 1
+
+    assert _iopscope("dbt", "--update", *where, env=env).wait() == 0
+    assert _warehouse_rows(warehouse) == expected
+    assert sorted(p.name for p in warehouse.parent.iterdir()) == [
+        "iopscope.duckdb", "iopscope.duckdb.build.json", "iopscope.duckdb.lock", "iopscope.duckdb.lock.holders"]
+    assert list((warehouse.parent / "iopscope.duckdb.lock.holders").iterdir()) == []
+    assert json.loads(Path(f"{warehouse}.build.json").read_text())["build_key"]
+    assert not (lake / ".staging").exists()
