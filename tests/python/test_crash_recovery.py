@@ -107,7 +107,7 @@ def test_killed_ingests_converge(tmp_path):
 
     lake = tmp_path / "lake"
     landed = {signal.SIGKILL: 0, signal.SIGTERM: 0}
-    for sig, delay in _schedule(KILLS, 0.5, 4.0):
+    for sig, delay in _schedule(KILLS, 0.5, 3.5):
         # --force: every attempt rewrites every part, so each kill lands among writes
         proc = _iopscope("ingest", "--quiet", "--force", "--raw", str(raw), "--lake", str(lake), env=env)
         landed[sig] += _kill_after(proc, delay, sig)
