@@ -31,20 +31,10 @@ import pytest
 
 from conftest import ROOT
 from iopscope import tables
+from small_dbt import SWEEP_RUNS, built, iopscope as _iopscope, iopscope_env as _env, warehouse_rows as _warehouse_rows
 
 KILLS = int(os.environ.get("IOPSCOPE_CRASH_KILLS", "10"))   # per writer, half SIGKILL, half SIGTERM
 SEED = 18
-
-
-def _env(**extra: str) -> dict[str, str]:
-    env = {**os.environ, "PYTHONPATH": str(ROOT / "ingest")}
-    env.pop("IOPSCOPE_HOME", None)
-    return {**env, **extra}
-
-
-def _iopscope(*args: str, env: dict[str, str]) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-m", "iopscope.cli", *args], env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
 
 
 def _kill_after(proc: subprocess.Popen, delay_s: float, sig: int) -> bool:
@@ -145,56 +135,6 @@ def test_next_ingest_removes_parts_and_temp_files_nobody_owns(tmp_path):
 
 # -- the warehouse
 
-_PROJECT = {
-    "dbt_project.yml": """\
-name: crashproj
-version: "1.0.0"
-config-version: 2
-profile: iopscope
-model-paths: ["models"]
-target-path: "target"
-models:
-  crashproj:
-    +materialized: table
-""",
-    "models/stg_jobs.sql": """\
-{{ config(materialized='view') }}
-select run_id, direction, iodepth, block_size_bytes, source_path
-from read_parquet('{{ env_var("IOPSCOPE_LAKE") }}/fio_jobs/*/*.parquet', hive_partitioning = true, union_by_name = true)
-""",
-    "models/inc_jobs.sql": """\
-{{ config(materialized='incremental', unique_key='run_id', incremental_strategy='delete+insert') }}
-select * from {{ ref('stg_jobs') }}
-{% if is_incremental() %} where run_id not in (select run_id from {{ this }}) {% endif %}
-""",
-    **{f"models/jobs_by_{column}.sql": f"""\
-select {column}, direction, count(*) as jobs, count(distinct run_id) as runs
-from {{{{ ref('inc_jobs') }}}} group by all
-""" for column in ("run_id", "iodepth", "block_size_bytes", "source_path")},
-}
-
-_WORK_FILES = ("iopscope.duckdb.new", "iopscope.duckdb.new.wal", "iopscope.duckdb.new.tmp")
-
-
-def _project(tmp_path: Path) -> Path:
-    root = tmp_path / "project"
-    for name, text in _PROJECT.items():
-        (root / name).parent.mkdir(parents=True, exist_ok=True)
-        (root / name).write_text(text)
-    shutil.copyfile(ROOT / "profiles.yml", root / "profiles.yml")
-    return root
-
-
-def _warehouse_rows(path: Path) -> dict[str, list]:
-    con = duckdb.connect(str(path), read_only=True)
-    try:
-        names = [r[0] for r in con.execute(
-            "select table_name from duckdb_tables() order by 1").fetchall()]
-        return {n: sorted(map(repr, con.execute(f'select * from "{n}"').fetchall())) for n in names}
-    finally:
-        con.close()
-
-
 def _sha(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
@@ -202,23 +142,11 @@ def _sha(path: Path) -> str:
 def test_killed_warehouse_builds_leave_the_last_build_and_converge(tmp_path):
     from iopscope.ingest import Ingestor
 
-    raw = tmp_path / "raw"
-    runs = sorted((ROOT / "data" / "raw" / "measured").glob("*/0[0-9][0-9]-*"))
-    for run in runs[:6]:
-        shutil.copytree(run, raw / "measured" / run.name)
-    lake = tmp_path / "lake"
-    assert not Ingestor(raw, lake).run().failed
-    project = _project(tmp_path)
-    env = _env(IOPSCOPE_HOME=str(project), IOPSCOPE_DUCKDB_THREADS="1",
-               DBT_TARGET_PATH=str(tmp_path / "target"), DBT_LOG_PATH=str(tmp_path / "logs"))
-    warehouse = tmp_path / "wh" / "iopscope.duckdb"
-    where = ("--lake", str(lake), "--warehouse", str(warehouse))
-    assert _iopscope("dbt", "--update", *where, env=env).wait() == 0
-
+    setup = built(tmp_path, SWEEP_RUNS[:6])
+    lake, warehouse, env, where = setup.lake, setup.warehouse, setup.env, setup.where
     # More runs in the lake: the next build has work to do (an incremental one).
-    for run in runs[6:12]:
-        shutil.copytree(run, raw / "measured" / run.name)
-    assert not Ingestor(raw, lake).run().failed
+    setup.add_runs(SWEEP_RUNS[6:12])
+    assert not Ingestor(setup.raw, lake).run().failed
     committed = _sha(warehouse)
     before = _warehouse_rows(warehouse)
 
@@ -228,7 +156,8 @@ def test_killed_warehouse_builds_leave_the_last_build_and_converge(tmp_path):
     shutil.copyfile(warehouse, reference)
     shutil.copyfile(f"{warehouse}.build.json", f"{reference}.build.json")
     started = time.monotonic()
-    assert _iopscope("dbt", "--update", "--lake", str(lake), "--warehouse", str(reference), env=env).wait() == 0
+    assert _iopscope("dbt", "--update", "--raw", str(setup.raw), "--lake", str(lake), "--warehouse", str(reference),
+                     env=env).wait() == 0
     build_s = time.monotonic() - started
     expected = _warehouse_rows(reference)
     assert expected != before, "the new runs must change the warehouse"
