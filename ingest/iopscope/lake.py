@@ -319,7 +319,6 @@ class Lake:
         # journal bookkeeping, known once load_state or save_state has run
         self._generation: int | None = None
         self._snapshot_bytes = self._journal_bytes = 0
-        self.interrupted_before = False   # set by locked(): the last writer died mid-ingest
 
     # -- layout
     def part_path(self, table: str, collection: str, run_key: str) -> Path:
@@ -449,12 +448,10 @@ class Lake:
     def locked(self, wait_s: float | None = locks.DEFAULT_WAIT_S, purpose: str = "ingest") -> Iterator[None]:
         """Exclusive lock so two writers never write the lake at once, and no warehouse build
         reads it half-written (a build holds it shared, see :meth:`reading`). Whatever a killed
-        writer left in ``.staging/`` is removed first; ``.staging/`` is removed again when the
-        block ends normally, so its presence at the next start says a writer died."""
+        writer left in ``.staging/`` is removed first; ``.staging/`` itself is removed when the
+        block ends normally."""
         with locks.hold(self.root / LOCK_FILE, purpose, wait_s=wait_s):
-            self.interrupted_before = self.staging.exists()
-            if self.interrupted_before:
-                _empty_folder(self.staging)
+            _empty_folder(self.staging)   # a killed writer's temp files (nothing when it did not die)
             self.staging.mkdir(parents=True, exist_ok=True)
             yield
             _empty_folder(self.staging)

@@ -101,9 +101,18 @@ def hold(lock_path: Path, purpose: str, shared: bool = False, wait_s: float | No
 
     While blocked, ``notify`` gets one line naming the holders at once and again every
     REPORT_EVERY_S seconds; after ``wait_s`` seconds (None: forever) LockTimeout is raised."""
-    lock_path.parent.mkdir(parents=True, exist_ok=True)
     mode = fcntl.LOCK_SH if shared else fcntl.LOCK_EX
-    with open(lock_path, "a+") as fh:
+    try:
+        lock_path.parent.mkdir(parents=True, exist_ok=True)
+        fh = open(lock_path, "a+")
+    except OSError:
+        if not shared:
+            raise
+        # A reader of a lake it may not write (read-only mount, another user's folder): nobody
+        # without write access takes the writer's lock either, so there is nothing to wait for.
+        yield
+        return
+    with fh:
         started = time.monotonic()
         next_report = started
         while True:
