@@ -449,13 +449,16 @@ class Lake:
         """Exclusive lock so two writers never write the lake at once, and no warehouse build
         reads it half-written (a build holds it shared, see :meth:`reading`). Whatever a killed
         writer left in ``.staging/`` is removed first; ``.staging/`` itself is removed when the
-        block ends normally."""
+        block ends, however it ends."""
         with locks.hold(self.root / LOCK_FILE, purpose, wait_s=wait_s):
             _empty_folder(self.staging)   # a killed writer's temp files (nothing when it did not die)
             self.staging.mkdir(parents=True, exist_ok=True)
-            yield
-            _empty_folder(self.staging)
-            self.staging.rmdir()
+            try:
+                yield
+            finally:   # also on Ctrl-C / SIGTERM; only SIGKILL leaves it to the next writer
+                _empty_folder(self.staging)
+                with contextlib.suppress(OSError):
+                    self.staging.rmdir()
 
     def reading(self, wait_s: float | None = locks.DEFAULT_WAIT_S, purpose: str = "warehouse build"):
         """Shared lock: readers that must see one consistent lake (a dbt build) hold it while
