@@ -29,7 +29,8 @@ def cmd_parse(args) -> int:
     try:
         module, result, _ = parse_file(path, fmt=args.format, tool=args.tool)
     except (parsers.ParseError, KeyError, OSError) as exc:
-        reason = exc.args[0] if isinstance(exc, KeyError) else str(exc)
+        reason = exc.args[0] if isinstance(exc, KeyError) else \
+            exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         print(f"{path}: rejected: {reason}", file=sys.stderr)
         return 2
     summary = {
@@ -87,7 +88,7 @@ def cmd_build(args) -> int:
     try:
         return pipeline.build(_paths(args), stages=stages, force=args.force)
     except pipeline.StageError as exc:
-        pipeline.console.print(f"[red]failed:[/] {exc}")
+        pipeline.console.print(f"[red]failed:[/] {pipeline.escape(str(exc))}")
         return 2
 
 
