@@ -28,6 +28,7 @@ from typing import Any, Callable, Iterable
 from iopscope import parsers, tables
 from iopscope.lake import Chunk, ConformError, Lake
 from iopscope.manifest import MANIFEST_NAMES, Manifest, ManifestError, read_manifest
+from iopscope.redact import mask, mask_table
 from iopscope.run_facts import manifest_rows
 
 # Bump when the ingest layer itself changes what it writes (forces a full re-ingest).
@@ -53,6 +54,9 @@ class FileError:
     line: int | None
     reason: str
     severity: str = "error"
+
+    def __post_init__(self) -> None:
+        self.reason = mask(self.reason)  # reasons quote file text, which may hold a password
 
     def __str__(self) -> str:
         where = f"{self.path}:{self.line}" if self.line else self.path
@@ -361,7 +365,8 @@ class Ingestor:
         names = sorted(set(rows.tables()) | set((previous or {}).get("tables", [])))
         try:
             # every table is typed before any part is written: a run is replaced whole or not at all
-            parts = {name: self.lake.build_part(name, rows.chunks.get(name, [])) for name in names}
+            # every string column masked (redact.py): no password reaches the lake
+            parts = {name: mask_table(self.lake.build_part(name, rows.chunks.get(name, []))) for name in names}
         except ConformError as exc:
             # a parser produced a value its table cannot hold (a parser bug): the run keeps its
             # previous parts and state entry (so the next ingest tries again), the batch goes on
