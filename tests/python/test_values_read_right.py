@@ -1,0 +1,62 @@
+"""Values that real-world outputs (beyond the shared corpus) used to be read wrong (issue 18,
+item 8): one test each. Inputs are written by hand in the shapes the tools print."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from iopscope.parsers import iostat_json, iostat_text
+
+# --------------------------------------------------------------------------- iostat -z
+
+_X_HEADER = ("Device            r/s     rkB/s   rrqm/s  %rrqm r_await rareq-sz     w/s     wkB/s   wrqm/s  "
+             "%wrqm w_await wareq-sz  aqu-sz  %util")
+_VDA = "vda            {r:.2f}     {k:.2f}     0.00   0.00    0.50     4.00    2.00      8.00     0.00   0.00    1.00     4.00    0.10   {u:.2f}"
+_SDB = "sdb            1.00     4.00     0.00   0.00    0.50     4.00    0.00      0.00     0.00   0.00    0.00     0.00    0.00   0.10"
+
+
+def _iostat_z_text() -> str:
+    """iostat -y -z -x -t 1 4 on two disks: vda busy in reports 0 and 3, sdb only in report 2,
+    report 1 with no active device at all (its header alone)."""
+    reports = [[_VDA.format(r=4, k=16, u=0.4)], [], [_SDB], [_VDA.format(r=8, k=32, u=0.8)]]
+    out = ["Linux 6.1.0-13-amd64 (vm2) \t11/21/2026 \t_x86_64_\t(2 CPU)", "", ""]
+    for second, rows in enumerate(reports, 1):
+        out += [f"11/21/2026 01:00:0{second} PM", _X_HEADER, *rows, ""]
+    return "\n".join(out) + "\n"
+
+
+def _iostat_z_json() -> str:
+    disk = lambda name, r, util: {"disk_device": name, "r/s": r, "rkB/s": r * 4, "w/s": 0.0, "wkB/s": 0.0,  # noqa: E731
+                                  "r_await": 0.5, "w_await": 0.0, "aqu-sz": 0.0, "%util": util}
+    stats = [{"timestamp": f"11/21/2026 01:00:0{i} PM", "disk": disks} for i, disks in enumerate(
+        [[disk("vda", 4.0, 0.4)], [], [disk("sdb", 1.0, 0.1)], [disk("vda", 8.0, 0.8)]], 1)]
+    host = {"nodename": "vm2", "sysname": "Linux", "release": "6.1.0", "machine": "x86_64",
+            "number-of-cpus": 2, "date": "11/21/2026", "statistics": stats}
+    return json.dumps({"sysstat": {"hosts": [host]}})
+
+
+@pytest.mark.parametrize("parse", [lambda t: iostat_text.parse(t), lambda t: iostat_text.parse(t, fast=False)],
+                         ids=["text", "text-rows"])
+def test_iostat_z_idle_reports_are_zero_samples(parse):
+    check_zero_filled(parse(_iostat_z_text()).tables["iostat_device_samples"])
+
+
+@pytest.mark.parametrize("fast", [True, False], ids=["json", "json-rows"])
+def test_iostat_json_z_idle_reports_are_zero_samples(fast):
+    check_zero_filled(iostat_json.parse(_iostat_z_json(), fast=fast).tables["iostat_device_samples"])
+
+
+def check_zero_filled(rows) -> None:
+    rows = list(rows)
+    got = [(r["sample_index"], r["device"], r["r_per_s"], bool(r.get("is_zero_filled"))) for r in rows]
+    assert got == [(0, "vda", 4.0, False), (0, "sdb", 0.0, True),
+                   (1, "vda", 0.0, True), (1, "sdb", 0.0, True),
+                   (2, "sdb", 1.0, False), (2, "vda", 0.0, True),
+                   (3, "vda", 8.0, False), (3, "sdb", 0.0, True)]
+    vda = [r for r in rows if r["device"] == "vda"]
+    # the mean over the four seconds, not over the two printed ones
+    assert sum(r["r_per_s"] for r in vda) / len(vda) == 3.0
+    filled = next(r for r in rows if r["sample_index"] == 1 and r["device"] == "vda")
+    assert filled["util_pct"] == 0.0 and filled["r_await_ms"] == 0.0 and filled["sampled_at"].second == 2
