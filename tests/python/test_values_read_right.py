@@ -7,7 +7,8 @@ import json
 
 import pytest
 
-from iopscope.parsers import iostat_json, iostat_text
+from conftest import FIXTURES
+from iopscope.parsers import iostat_json, iostat_text, tpcc_mysql
 
 # --------------------------------------------------------------------------- iostat -z
 
@@ -60,3 +61,32 @@ def check_zero_filled(rows) -> None:
     assert sum(r["r_per_s"] for r in vda) / len(vda) == 3.0
     filled = next(r for r in rows if r["sample_index"] == 1 and r["device"] == "vda")
     assert filled["util_pct"] == 0.0 and filled["r_await_ms"] == 0.0 and filled["sampled_at"].second == 2
+
+
+# --------------------------------------------------------------------------- tpcc-mysql aborted
+
+TPCC_RUN = (FIXTURES / "tpcc-mysql" / "tpcc-mysql-2016" / "w10_c4_i1_nopct.txt").read_text()
+
+
+def test_tpcc_aborted_run_measured_time_is_what_its_intervals_cover():
+    # planned 30 s (-l 30), aborted after 4 one-second intervals: tpcc_start still prints the
+    # planned "in 30 sec."
+    lines = TPCC_RUN.splitlines(keepends=True)
+    intervals = [i for i, line in enumerate(lines) if line.startswith("   ") and ", trx: " in line]
+    text = "".join(line for i, line in enumerate(lines) if i not in intervals[4:])
+    text = text.replace("option l with value '8'", "option l with value '30'") \
+               .replace("[measure]: 8 (sec.)", "[measure]: 30 (sec.)").replace(" in 8 sec.", " in 30 sec.")
+    result = tpcc_mysql.parse(text)
+    run = result.tables["tpcc_runs"][0]
+    assert (run["measure_s"], run["measured_s"]) == (30, 4)
+    assert any("planned measure time, but the interval lines cover only 4 s" in i.reason for i in result.issues)
+    # the complete run is left as printed
+    assert tpcc_mysql.parse(TPCC_RUN).tables["tpcc_runs"][0]["measured_s"] == 8
+
+
+def test_tpcc_cut_run_measured_time_is_not_the_planned_time():
+    lines = TPCC_RUN.splitlines(keepends=True)
+    cut = next(i for i, line in enumerate(lines) if line.startswith("   4, trx:"))
+    result = tpcc_mysql.parse("".join(lines[:cut]))
+    assert result.status == "incomplete"
+    assert result.tables["tpcc_runs"][0]["measured_s"] == 3
