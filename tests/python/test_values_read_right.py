@@ -8,7 +8,7 @@ import json
 import pytest
 
 from conftest import FIXTURES
-from iopscope.parsers import iostat_json, iostat_text, tpcc_mysql
+from iopscope.parsers import fio_json, iostat_json, iostat_text, tpcc_mysql
 
 # --------------------------------------------------------------------------- iostat -z
 
@@ -90,3 +90,33 @@ def test_tpcc_cut_run_measured_time_is_not_the_planned_time():
     result = tpcc_mysql.parse("".join(lines[:cut]))
     assert result.status == "incomplete"
     assert result.tables["tpcc_runs"][0]["measured_s"] == 3
+
+
+# --------------------------------------------------------------------------- fio client mode
+
+def test_fio_client_rows_keep_their_own_host_and_port():
+    real = fio_json.parse((FIXTURES / "fio" / "fio-3.33" / "json-client-2servers.json").read_text())
+    got = sorted({(r["hostname"], r["port"], r["is_aggregate"]) for r in real.tables["fio_jobs"]})
+    assert got == [("127.0.0.1", 18765, False), ("127.0.0.1", 18765, True), ("127.0.0.1", 18766, False)]
+
+
+def test_fio_client_global_options_are_each_clients_own():
+    text = (FIXTURES / "fio" / "handmade" / "json-client-global-options-array.json").read_text()
+    text = text.replace('"hostname" : "client-a" }', '"hostname" : "client-a", "port" : "8765", "filename" : "/dev/sda" }') \
+               .replace('"hostname" : "client-b" }', '"hostname" : "client-b", "port" : "8766", "filename" : "/dev/sdb" }') \
+               .replace('"hostname" : "client-b", "port" : 8765 },\n    { "jobname" : "All',
+                        '"hostname" : "client-b", "port" : 8766 },\n    { "jobname" : "All')
+    rows = [r for r in fio_json.parse(text).tables["fio_jobs"] if r["direction"] == "read"]
+    got = [(r["hostname"], r["port"], r["filename"], json.loads(r["job_options_json"] or "{}").get("port"))
+           for r in rows if not r["is_aggregate"]]
+    assert got == [("client-a", 8765, "/dev/sda", None), ("client-b", 8766, "/dev/sdb", None)]
+    aggregate = next(r for r in rows if r["is_aggregate"])
+    assert aggregate["filename"] is None   # the clients differ: no single value
+
+
+def test_fio_client_repeated_global_keys_that_differ_are_not_given_to_every_client():
+    text = (FIXTURES / "fio" / "fio-3.33" / "json-client-2servers.json").read_text()
+    text = text.replace('"size" : "16m",\n    "size" : "16m"', '"size" : "16m",\n    "size" : "32m"')
+    result = fio_json.parse(text)
+    assert {r["size"] for r in result.tables["fio_jobs"]} == {None}
+    assert any("left out: size" in i.reason for i in result.issues)
