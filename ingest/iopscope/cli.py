@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import builtins
 import datetime as dt
 import json
 import sys
@@ -24,12 +25,17 @@ def _paths(args):
 def cmd_parse(args) -> int:
     from iopscope import parsers
     from iopscope.ingest import parse_file
+    from iopscope.redact import mask
+
+    def print(text: str = "", **kwargs) -> None:  # everything shown is masked like the lake
+        builtins.print(mask(text), **kwargs)
 
     path = Path(args.file)
     try:
         module, result, _ = parse_file(path, fmt=args.format, tool=args.tool)
     except (parsers.ParseError, KeyError, OSError) as exc:
-        reason = exc.args[0] if isinstance(exc, KeyError) else str(exc)
+        reason = exc.args[0] if isinstance(exc, KeyError) else \
+            exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         print(f"{path}: rejected: {reason}", file=sys.stderr)
         return 2
     summary = {
@@ -95,7 +101,7 @@ def cmd_build(args) -> int:
     try:
         return pipeline.build(_paths(args), stages=stages, force=args.force, wait_s=args.wait)
     except pipeline.StageError as exc:
-        pipeline.console.print(f"[red]failed:[/] {exc}")
+        pipeline.console.print(f"[red]failed:[/] {pipeline.escape(str(exc))}")
         return 2
 
 

@@ -22,6 +22,7 @@ import time
 from pathlib import Path
 
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from iopscope import locks
@@ -29,7 +30,9 @@ from iopscope.ingest import IngestReport, Ingestor
 from iopscope.lake import Lake
 from iopscope.paths import Paths
 
-console = Console(stderr=True, highlight=False)
+# File names, error reasons and quoted file text are printed verbatim: no emoji codes (":x:"), and
+# every such string goes through rich.markup.escape (a "[/red]" in a file must not be markup).
+console = Console(stderr=True, highlight=False, emoji=False)
 
 
 class StageError(RuntimeError):
@@ -57,7 +60,7 @@ def ingest(paths: Paths, only: list[Path] | None = None, force: bool = False,
         task = progress.add_task("", total=None)
 
         def on_progress(i: int, n: int, name: str) -> None:
-            progress.update(task, completed=i, total=n, description=name[-60:])
+            progress.update(task, completed=i, total=n, description=escape(name[-60:]))
 
         report = Ingestor(paths.raw, paths.lake, force=force, on_progress=on_progress, wait_s=wait_s).run(only)
     return report
@@ -84,11 +87,11 @@ def print_ingest_report(report: IngestReport, elapsed_s: float) -> None:
         f"{report.bytes_parsed / 1e6:.1f} MB, {report.rows_written} rows in {elapsed_s:.1f} s"
     )
     for w in report.warnings[:20]:
-        console.print(f"  [yellow]warning[/] {w}", markup=True)
+        console.print(f"  [yellow]warning[/] {escape(str(w))}", markup=True)
     if len(report.warnings) > 20:
         console.print(f"  ... and {len(report.warnings) - 20} more warnings (see table ingest_errors)")
     for e in report.errors:
-        console.print(f"  [red]error[/] {e}", markup=True)
+        console.print(f"  [red]error[/] {escape(str(e))}", markup=True)
 
 
 def _die_with_parent() -> None:

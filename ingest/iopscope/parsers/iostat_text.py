@@ -25,7 +25,9 @@ Variants handled
   more empty lines right after the banner mean -y. Older sysstat leaves no trace of -y: such a
   file's first report is flagged although it is not since boot. A file starting mid-stream (no
   banner) has no since-boot report. Several banners (appended runs) each start a segment.
-* ``-d`` (no avg-cpu), ``-c`` (no devices), ``-z`` reports with a header and no device,
+* ``-d`` (no avg-cpu), ``-c`` (no devices), ``-z``: a device left out of a report (no IO in
+  the interval; a report with no active device has only its header) gets a row of zeros with
+  ``is_zero_filled`` (see ``fill_idle_devices``), so that means over time count idle intervals,
   ``-g`` groups (leading space, ``is_group``), ``-p`` partitions, one to three empty lines
   between reports, or none at all.
 * ``-h`` / ``--human``: suffixed values (``10.1M``, ``4.7%``), the split report of 12.x
@@ -79,10 +81,12 @@ from iopscope.parsers._sysstat_common import (
     busy_array,
     busy_column,
     busy_pct,
+    fill_idle_devices,
     human_value,
     join_parts,
     layout_of,
     looks_like_timestamp,
+    omitted_devices,
     out_of_range,
     parse_banner,
     plain_percentages,
@@ -94,7 +98,7 @@ from iopscope.parsers._sysstat_common import (
 from iopscope.parsers.base import Columns, ParseError, ParseResult, no_gc
 
 NAME = "iostat_text"
-VERSION = "1.0.0"
+VERSION = "1.1.0"
 TOOL = "iostat"
 
 DEVICE_TABLE = "iostat_device_samples"
@@ -602,6 +606,7 @@ class _Reader:
         dev_blocks: list[_DeviceBlock] = []
         cpu_blocks: list[_CpuBlock] = []
         block = cpu_block = None
+        reports: list[tuple[dict, int]] = []   # (report base, index of its first device row)
         for i, line in enumerate(lines):
             if mode == 2:
                 parts = line.split()
@@ -761,6 +766,8 @@ class _Reader:
                     self.pending_ts = None
                     self.sample_tokens = tokens
                     layout = dc.layout
+                    # where this report's device rows start (see fill_idle_devices)
+                    reports.append((self.sample, sum(len(b.names) for b in dev_blocks) if fast else len(dev_rows)))
                 elif self.sample_cols:
                     if fast:
                         raise _NeedsRowPath  # rows of a split --human report are merged as dicts
@@ -818,6 +825,11 @@ class _Reader:
         if mode == 1 and result.status == "complete":
             result.warn(len(lines), "file ends after an avg-cpu header: output cut short")
             result.status = "incomplete"
+        names_in_order = [n for b in dev_blocks for n in b.names] if fast else [r["device"] for r in dev_rows]
+        if omitted_devices(names_in_order, reports):
+            if fast:
+                raise _NeedsRowPath  # rows are filled in as dicts
+            dev_rows = fill_idle_devices(dev_rows, reports)
         if fast:
             dev_rows = join_parts([b.columns() for b in dev_blocks])
             cpu_rows = join_parts([b.columns() for b in cpu_blocks])

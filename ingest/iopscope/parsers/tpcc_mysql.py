@@ -53,9 +53,12 @@ rows that exist are kept; a last line without its newline is dropped as possibly
 ``failed`` when tpcc_start says ``error at main``, prints only its usage, or threads failed to
 connect and no transaction ran.
 
-TpmC check: ``tpmc_recomputed`` = (New-Order sc + lt) x 60 / measured seconds, where measured
-seconds = measure time rounded down to the report interval (the `` in N sec.`` line). A
-difference beyond tpcc_start's float32 rounding sets ``tpmc_mismatch`` and a warning.
+TpmC check: ``tpmc_recomputed`` = (New-Order sc + lt) x 60 / `` in N sec.``, which tpcc_start
+prints from the *planned* measure time (rounded down to the report interval). A difference
+beyond tpcc_start's float32 rounding sets ``tpmc_mismatch`` and a warning. ``measured_s`` is
+what the run measured: N, unless the measured interval lines cover less than N minus one
+interval (an aborted run, which still prints the planned N: a warning), and for an output cut
+before ``in N sec.`` the seconds its interval lines cover (never the planned time).
 
 Doubtful: builds older than 2012 may have timed transactions in seconds rather than
 milliseconds; their rt90 values are stored in the ``_ms`` columns as printed. From 2012 to
@@ -98,7 +101,7 @@ from iopscope.parsers.base import Columns, ParseError, ParseResult
 from iopscope.tables.tpcc import TABLES
 
 NAME = "tpcc_mysql"
-VERSION = "1.0.0"
+VERSION = "1.1.0"
 TOOL = "tpcc-mysql"
 
 TX_KEYS = ("new_order", "payment", "order_status", "delivery", "stock_level")
@@ -1082,9 +1085,7 @@ def _finish(st: _State, result: ParseResult, cut_last: bool) -> None:
     elif seen_interval and seen_interval != report_interval:
         result.warn(None, f"interval lines are {seen_interval:g} s apart but -i says {report_interval} s")
 
-    measured_s = st.in_sec
-    if measured_s is None and measure_s is not None and report_interval:
-        measured_s = (measure_s // report_interval) * report_interval
+    measured_s = _measured_seconds(st, figures, report_interval, result)
 
     # TpmC printed vs recomputed from the New-Order counts.
     tpmc_printed = _float(st.tpmc_text) if st.tpmc_text is not None else None
@@ -1163,6 +1164,25 @@ def _finish(st: _State, result: ParseResult, cut_last: bool) -> None:
     result.facts.update({k: v for k, v in facts.items() if v is not None})
 
 
+def _measured_seconds(st: _State, figures: "_IntervalFigures", report_interval: int | None,
+                      result: ParseResult) -> int | None:
+    """Seconds the run really measured. tpcc_start prints `` in N sec.`` from the *planned*
+    measure time (measure_time rounded down to the interval), also when the run was aborted; an
+    output cut short prints none. What the run did measure is what its interval lines cover:
+    that is used whenever it falls short of the printed (or planned) time by more than one
+    report interval, with a warning naming both."""
+    covered = int(figures.measured_s)
+    if st.in_sec is not None:
+        if figures.measured and covered + (report_interval or 0) < st.in_sec:
+            result.warn(None, f"'in {st.in_sec} sec.' is the planned measure time, but the interval lines "
+                              f"cover only {covered} s (run aborted?): measured_s = {covered}")
+            return covered
+        return st.in_sec
+    if figures.measured:
+        return covered   # output cut short: the intervals printed, not the planned time
+    return 0 if st.reached >= _PHASE_RANK["measuring"] else None
+
+
 @dataclass
 class _IntervalFigures:
     """What _finish and _status need from the interval table."""
@@ -1170,6 +1190,7 @@ class _IntervalFigures:
     seen_interval: float | None = None   # most common non-zero interval_s (first seen on a tie)
     new_order: int = 0                   # New-Order count summed over measured lines
     new_order_s: float = 0               # their interval_s, over measured lines with a count
+    measured_s: float = 0                # interval_s summed over measured lines
     ran: bool = False                    # some line has a New-Order count above 0
 
 
@@ -1180,6 +1201,7 @@ def _interval_figures(table: Columns | None) -> _IntervalFigures:
     columns = table.columns
     measured = pc.invert(columns["is_rampup"])  # every row has is_rampup and interval_s
     figures.measured = pc.sum(measured).as_py() or 0
+    figures.measured_s = _exact_sum(columns["interval_s"].filter(measured), 2**53)
     steps = columns["interval_s"].filter(pc.not_equal(columns["interval_s"], 0.0))  # drops nulls too
     if len(steps):
         counts = pc.value_counts(steps)  # values in order of first appearance
