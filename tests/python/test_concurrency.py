@@ -88,26 +88,32 @@ def test_waiting_is_repeated_and_gives_up_with_one_clear_line(tmp_path):
     assert iopscope("ingest", "--quiet", "--wait", "0", "--raw", str(raw), "--lake", str(lake), env=env).wait() == 0
 
 
-def test_ingest_during_a_build_waits_and_the_next_build_sees_it(tmp_path):
-    setup = built(tmp_path, SWEEP_RUNS[:4])
+@pytest.fixture(scope="module")
+def three_runs_built(tmp_path_factory):
+    """Three runs ingested and built once for the module; each test works on a clone."""
+    return built(tmp_path_factory.mktemp("base"), SWEEP_RUNS[:3])
+
+
+def test_ingest_during_a_build_waits_and_the_next_build_sees_it(three_runs_built, tmp_path):
+    setup = three_runs_built.clone(tmp_path)
     env = {**setup.env, "IOPSCOPE_LOCK_REPORT_S": "1"}
-    assert _count(setup.warehouse) == 4
+    assert _count(setup.warehouse) == 3
     build = iopscope("dbt", "--full", *setup.where, env=env)
     _wait_for_holder(setup.lake / ".lock", build)
-    setup.add_runs(SWEEP_RUNS[4:8])
+    setup.add_runs(SWEEP_RUNS[3:7])
     ingest = iopscope("ingest", "--quiet", *setup.where, env=env)
     code_build, _ = _finish(build)
     code_ingest, waited = _finish(ingest)
     assert (code_build, code_ingest) == (0, 0)
     assert f"held by pid {build.pid} (warehouse build:" in waited
-    assert _count(setup.warehouse) == 4   # the build read the lake as it was when it began
+    assert _count(setup.warehouse) == 3   # the build read the lake as it was when it began
     assert iopscope("dbt", "--update", *setup.where, env=env).wait() == 0
-    assert _count(setup.warehouse) == 8
+    assert _count(setup.warehouse) == 7
 
 
-def test_builds_wait_for_an_ingest(tmp_path):
-    setup = built(tmp_path, SWEEP_RUNS[:2])
-    setup.add_runs(SWEEP_RUNS[2:40])
+def test_builds_wait_for_an_ingest(three_runs_built, tmp_path):
+    setup = three_runs_built.clone(tmp_path)
+    setup.add_runs(SWEEP_RUNS[3:40])
     ingest = iopscope("ingest", "--quiet", "--force", *setup.where, env=setup.env)
     _wait_for_holder(setup.lake / ".lock", ingest)
     build = iopscope("dbt", "--update", *setup.where, env=setup.env)
@@ -117,8 +123,8 @@ def test_builds_wait_for_an_ingest(tmp_path):
     assert _count(setup.warehouse) == 40   # built from the finished ingest, not half of it
 
 
-def test_sql_reads_the_last_build_while_a_build_runs_and_a_session_does_not_stop_it(tmp_path):
-    setup = built(tmp_path, SWEEP_RUNS[:3])
+def test_sql_reads_the_last_build_while_a_build_runs_and_a_session_does_not_stop_it(three_runs_built, tmp_path):
+    setup = three_runs_built.clone(tmp_path)
     setup.add_runs(SWEEP_RUNS[3:6])
     assert iopscope("ingest", "--quiet", *setup.where, env=setup.env).wait() == 0
     query = ("sql", "--warehouse", str(setup.warehouse), "-c", "select count(distinct run_id) as runs from inc_jobs")
