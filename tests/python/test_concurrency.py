@@ -186,3 +186,22 @@ def test_capture_dry_run_exits_2_when_the_target_is_refused(tmp_path):
                               env=iopscope_env(), capture_output=True, text=True)
     assert accepted.returncode == 0 and "accepted" in accepted.stdout
     assert precious.read_bytes() == b"data"
+
+
+def test_ctrl_c_in_the_sql_console_cancels_the_statement_not_the_session(tmp_path):
+    warehouse = tmp_path / "w.duckdb"
+    con = duckdb.connect(str(warehouse))
+    con.execute("create table t as select 42 as answer")
+    con.close()
+    session = iopscope("sql", "--warehouse", str(warehouse), env=iopscope_env(), stdin=subprocess.PIPE)
+    session.stdin.write("select 'half typed' as x\n")   # no ';': the console waits for more
+    session.stdin.flush()
+    seen = ""
+    while not seen.endswith("...> "):
+        char = session.stdout.read(1)
+        assert char, f"console ended early: {seen!r}"
+        seen += char
+    session.send_signal(signal.SIGINT)
+    out, err = session.communicate("select answer from t;\n", timeout=30)
+    assert session.returncode == 0 and "Traceback" not in err, err
+    assert "(cancelled)" in out and "42" in out and "half typed" not in out
