@@ -317,9 +317,9 @@ class Ingestor:
         with self.lake.locked(self.wait_s):
             self.lake.ensure_schemas()
             state = self.lake.load_state()
-            # parts a killed ingest wrote but never recorded, temp files of older versions
-            self.lake.sweep({p for key, entry in state["runs"].items()
-                             for p in self._parts(key, entry["dir"], entry["tables"])})
+            if self.lake.needs_sweep:   # parts a killed ingest never recorded, older temp files
+                self.lake.sweep({(table, _collection(entry["dir"]), key)
+                                 for key, entry in state["runs"].items() for table in entry["tables"]})
             if self.force or state.get("fingerprint") != _parser_fingerprint():
                 previous = state.get("runs", {})
                 state = {"fingerprint": _parser_fingerprint(), "runs": previous}

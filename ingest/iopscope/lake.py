@@ -14,9 +14,9 @@ The zero-row schema file means every table exists (with its columns) even before
 has rows for it, so SQL over the lake never fails on an empty glob.
 
 Temp files are written in ``.staging/`` and renamed into place, so a reader's glob
-(``<table>/*/*.parquet``) only ever matches committed parts. ``.staging/`` exists only while
-an ingest holds the lock; the next writer empties what a killed one left there and removes
-parts no recorded run owns (see :meth:`Lake.sweep`).
+(``<table>/*/*.parquet``) only ever matches committed parts. ``.staging/`` is empty between
+ingests; the writer after one that did not finish empties it and removes parts that no
+recorded run owns (see :meth:`Lake.locked` and :meth:`Lake.sweep`).
 """
 
 from __future__ import annotations
@@ -44,6 +44,7 @@ STATE_FILE = "_state.json"
 JOURNAL_MIN_BYTES = 1 << 20   # below this the journal never triggers a snapshot rewrite
 LOCK_FILE = ".lock"
 STAGING_DIR = ".staging"
+WRITING_MARK = "ingest-running"   # in STAGING_DIR while a writer works (left behind if it died)
 LEGACY_TEMP_PREFIX = ".tmp-"   # temp parts of iopscope <= 0.1 lived beside the parts
 
 _ARROW = {
@@ -319,6 +320,7 @@ class Lake:
         # journal bookkeeping, known once load_state or save_state has run
         self._generation: int | None = None
         self._snapshot_bytes = self._journal_bytes = 0
+        self.needs_sweep = False   # set by locked(): the last writer did not finish
 
     # -- layout
     def part_path(self, table: str, collection: str, run_key: str) -> Path:
@@ -447,18 +449,26 @@ class Lake:
     @contextlib.contextmanager
     def locked(self, wait_s: float | None = locks.DEFAULT_WAIT_S, purpose: str = "ingest") -> Iterator[None]:
         """Exclusive lock so two writers never write the lake at once, and no warehouse build
-        reads it half-written (a build holds it shared, see :meth:`reading`). Whatever a killed
-        writer left in ``.staging/`` is removed first; ``.staging/`` itself is removed when the
-        block ends, however it ends."""
+        reads it half-written (a build holds it shared, see :meth:`reading`).
+
+        ``.staging/`` stays between ingests, empty. While a writer holds the lock it also holds
+        the mark ``.staging/ingest-running``, removed only when the block ends normally: found
+        at the next start, it says the last writer died or was stopped mid-way, and
+        ``needs_sweep`` tells the caller to run :meth:`sweep` (so does a lake written before
+        ``.staging/`` existed). Temp files are removed however the block ends (SIGKILL
+        aside: the next writer removes those)."""
         with locks.hold(self.root / LOCK_FILE, purpose, wait_s=wait_s):
-            _empty_folder(self.staging)   # a killed writer's temp files (nothing when it did not die)
+            mark = self.staging / WRITING_MARK
+            self.needs_sweep = not self.staging.is_dir() or mark.exists()
+            _empty_folder(self.staging)
             self.staging.mkdir(parents=True, exist_ok=True)
+            mark.touch()
             try:
                 yield
-            finally:   # also on Ctrl-C / SIGTERM; only SIGKILL leaves it to the next writer
-                _empty_folder(self.staging)
-                with contextlib.suppress(OSError):
-                    self.staging.rmdir()
+            except BaseException:
+                _empty_folder(self.staging, keep=WRITING_MARK)
+                raise
+            _empty_folder(self.staging)
 
     def reading(self, wait_s: float | None = locks.DEFAULT_WAIT_S, purpose: str = "warehouse build"):
         """Shared lock: readers that must see one consistent lake (a dbt build) hold it while
@@ -466,12 +476,12 @@ class Lake:
         self.root.mkdir(parents=True, exist_ok=True)
         return locks.hold(self.root / LOCK_FILE, purpose, shared=True, wait_s=wait_s)
 
-    def sweep(self, owned: set[Path]) -> list[Path]:
-        """Remove what no recorded run owns (``owned``: every part the state records): temp
-        parts of older versions (``.tmp-*`` beside the parts) and parts of a run that a killed
-        ingest wrote but never recorded (its folder since gone). Only under :meth:`locked`.
-        Lists the lake's partitions (names only, no stat): cheap next to the stat of every raw
-        file that each ingest does anyway."""
+    def sweep(self, owned: set[tuple[str, str, str]]) -> list[Path]:
+        """Remove what no recorded run owns (``owned``: (table, collection, run key) of every
+        part the state records): temp parts of older versions (``.tmp-*`` beside the parts) and
+        parts of a run that a killed ingest wrote but never recorded (its folder since gone).
+        Only under :meth:`locked`. Lists the partitions (names only: no stat, no Path per
+        entry), cheap next to the stat of every raw file that each ingest does anyway."""
         removed = []
         prefix = f"{tables.PARTITION_COLUMN}="
         for table in tables.ALL:
@@ -481,19 +491,23 @@ class Lake:
             for partition in os.scandir(table_dir):
                 if not partition.is_dir() or not partition.name.startswith(prefix):
                     continue
+                collection = partition.name[len(prefix):]
                 for part in os.scandir(partition.path):
-                    path = Path(part.path)
-                    legacy_temp = part.name.startswith(LEGACY_TEMP_PREFIX)
-                    orphan = part.name.startswith("run-") and part.name.endswith(".parquet") and path not in owned
+                    name = part.name
+                    legacy_temp = name.startswith(LEGACY_TEMP_PREFIX)
+                    orphan = (name.startswith("run-") and name.endswith(".parquet")
+                              and (table, collection, name[4:-8]) not in owned)
                     if legacy_temp or orphan:
-                        path.unlink(missing_ok=True)
-                        removed.append(path)
+                        Path(part.path).unlink(missing_ok=True)
+                        removed.append(Path(part.path))
         return removed
 
 
-def _empty_folder(folder: Path) -> None:
+def _empty_folder(folder: Path, keep: str | None = None) -> None:
     with contextlib.suppress(FileNotFoundError):
         for entry in os.scandir(folder):
+            if entry.name == keep:
+                continue
             if entry.is_dir(follow_symlinks=False):
                 shutil.rmtree(entry.path, ignore_errors=True)
             else:

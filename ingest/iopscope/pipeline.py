@@ -10,8 +10,8 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import dataclasses
-import hashlib
 import fcntl
+import hashlib
 import json
 import os
 import shutil

@@ -39,19 +39,23 @@ def run_sql(warehouse: Path, query: str | None) -> int:
             print(f"error: {exc}", file=sys.stderr)
             return 1
         return 0
-    print("iopscope SQL over", warehouse, "(read-only). End statements with ';', Ctrl-D quits.")
+    print("iopscope SQL over", warehouse, "(read-only). End statements with ';', Ctrl-C cancels, Ctrl-D quits.")
     print("Tables: SELECT table_schema, table_name FROM information_schema.tables;")
     buffer: list[str] = []
     while True:
         try:
             line = input("sql> " if not buffer else "...> ")
+            buffer.append(line)
+            if line.rstrip().endswith(";"):
+                statement, buffer = "\n".join(buffer), []
+                _print(con, statement)
         except EOFError:
             print()
             return 0
-        buffer.append(line)
-        if line.rstrip().endswith(";"):
-            try:
-                _print(con, "\n".join(buffer))
-            except duckdb.Error as exc:
-                print(f"error: {exc}")
+        except KeyboardInterrupt:
+            # as in a shell: Ctrl-C drops the statement being typed (or stops the running
+            # query), Ctrl-D quits
+            print("\n(cancelled)")
             buffer = []
+        except duckdb.Error as exc:
+            print(f"error: {exc}")

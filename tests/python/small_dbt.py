@@ -96,6 +96,17 @@ class Setup:
     def where(self) -> tuple[str, ...]:
         return ("--raw", str(self.raw), "--lake", str(self.lake), "--warehouse", str(self.warehouse))
 
+    def clone(self, folder: Path) -> "Setup":
+        """A copy in ``folder`` (raw, lake, warehouse and its stamp) sharing the dbt project:
+        one build serves several tests. The lake's path is part of the build key, so the
+        clone's first build is a full one."""
+        copy = Setup(folder / "raw", folder / "lake", folder / "wh" / self.warehouse.name, self.env)
+        shutil.copytree(self.raw, copy.raw)
+        shutil.copytree(self.lake, copy.lake)
+        copy.warehouse.parent.mkdir(parents=True)
+        shutil.copyfile(self.warehouse, copy.warehouse)
+        return copy
+
     def add_runs(self, runs: list[Path]) -> None:
         for run in runs:
             shutil.copytree(run, self.raw / "measured" / run.name)

@@ -88,26 +88,32 @@ def test_waiting_is_repeated_and_gives_up_with_one_clear_line(tmp_path):
     assert iopscope("ingest", "--quiet", "--wait", "0", "--raw", str(raw), "--lake", str(lake), env=env).wait() == 0
 
 
-def test_ingest_during_a_build_waits_and_the_next_build_sees_it(tmp_path):
-    setup = built(tmp_path, SWEEP_RUNS[:4])
+@pytest.fixture(scope="module")
+def three_runs_built(tmp_path_factory):
+    """Three runs ingested and built once for the module; each test works on a clone."""
+    return built(tmp_path_factory.mktemp("base"), SWEEP_RUNS[:3])
+
+
+def test_ingest_during_a_build_waits_and_the_next_build_sees_it(three_runs_built, tmp_path):
+    setup = three_runs_built.clone(tmp_path)
     env = {**setup.env, "IOPSCOPE_LOCK_REPORT_S": "1"}
-    assert _count(setup.warehouse) == 4
+    assert _count(setup.warehouse) == 3
     build = iopscope("dbt", "--full", *setup.where, env=env)
     _wait_for_holder(setup.lake / ".lock", build)
-    setup.add_runs(SWEEP_RUNS[4:8])
+    setup.add_runs(SWEEP_RUNS[3:7])
     ingest = iopscope("ingest", "--quiet", *setup.where, env=env)
     code_build, _ = _finish(build)
     code_ingest, waited = _finish(ingest)
     assert (code_build, code_ingest) == (0, 0)
     assert f"held by pid {build.pid} (warehouse build:" in waited
-    assert _count(setup.warehouse) == 4   # the build read the lake as it was when it began
+    assert _count(setup.warehouse) == 3   # the build read the lake as it was when it began
     assert iopscope("dbt", "--update", *setup.where, env=env).wait() == 0
-    assert _count(setup.warehouse) == 8
+    assert _count(setup.warehouse) == 7
 
 
-def test_builds_wait_for_an_ingest(tmp_path):
-    setup = built(tmp_path, SWEEP_RUNS[:2])
-    setup.add_runs(SWEEP_RUNS[2:40])
+def test_builds_wait_for_an_ingest(three_runs_built, tmp_path):
+    setup = three_runs_built.clone(tmp_path)
+    setup.add_runs(SWEEP_RUNS[3:40])
     ingest = iopscope("ingest", "--quiet", "--force", *setup.where, env=setup.env)
     _wait_for_holder(setup.lake / ".lock", ingest)
     build = iopscope("dbt", "--update", *setup.where, env=setup.env)
@@ -117,8 +123,8 @@ def test_builds_wait_for_an_ingest(tmp_path):
     assert _count(setup.warehouse) == 40   # built from the finished ingest, not half of it
 
 
-def test_sql_reads_the_last_build_while_a_build_runs_and_a_session_does_not_stop_it(tmp_path):
-    setup = built(tmp_path, SWEEP_RUNS[:3])
+def test_sql_reads_the_last_build_while_a_build_runs_and_a_session_does_not_stop_it(three_runs_built, tmp_path):
+    setup = three_runs_built.clone(tmp_path)
     setup.add_runs(SWEEP_RUNS[3:6])
     assert iopscope("ingest", "--quiet", *setup.where, env=setup.env).wait() == 0
     query = ("sql", "--warehouse", str(setup.warehouse), "-c", "select count(distinct run_id) as runs from inc_jobs")
@@ -180,3 +186,22 @@ def test_capture_dry_run_exits_2_when_the_target_is_refused(tmp_path):
                               env=iopscope_env(), capture_output=True, text=True)
     assert accepted.returncode == 0 and "accepted" in accepted.stdout
     assert precious.read_bytes() == b"data"
+
+
+def test_ctrl_c_in_the_sql_console_cancels_the_statement_not_the_session(tmp_path):
+    warehouse = tmp_path / "w.duckdb"
+    con = duckdb.connect(str(warehouse))
+    con.execute("create table t as select 42 as answer")
+    con.close()
+    session = iopscope("sql", "--warehouse", str(warehouse), env=iopscope_env(), stdin=subprocess.PIPE)
+    session.stdin.write("select 'half typed' as x\n")   # no ';': the console waits for more
+    session.stdin.flush()
+    seen = ""
+    while not seen.endswith("...> "):
+        char = session.stdout.read(1)
+        assert char, f"console ended early: {seen!r}"
+        seen += char
+    session.send_signal(signal.SIGINT)
+    out, err = session.communicate("select answer from t;\n", timeout=30)
+    assert session.returncode == 0 and "Traceback" not in err, err
+    assert "(cancelled)" in out and "42" in out and "half typed" not in out
