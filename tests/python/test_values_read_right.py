@@ -8,6 +8,8 @@ import json
 import pytest
 
 from conftest import FIXTURES
+from iopscope import parsers
+from iopscope.ingest import run_parser
 from iopscope.parsers import fio_json, iostat_json, iostat_text, tpcc_mysql
 
 # --------------------------------------------------------------------------- iostat -z
@@ -120,3 +122,46 @@ def test_fio_client_repeated_global_keys_that_differ_are_not_given_to_every_clie
     result = fio_json.parse(text)
     assert {r["size"] for r in result.tables["fio_jobs"]} == {None}
     assert any("left out: size" in i.reason for i in result.issues)
+
+
+# --------------------------------------------------------------------------- final newline
+
+def _complete_fixtures() -> list:
+    found = []
+    for expected in sorted(FIXTURES.rglob("*.expected.json")):
+        meta = json.loads(expected.read_text())
+        source = expected.with_name(expected.name.removesuffix(".expected.json"))
+        if source.is_file() and meta.get("status") in ("complete", "failed") and source.read_bytes().endswith(b"\n"):
+            found.append(pytest.param(source, meta["format"], id=str(source.relative_to(FIXTURES))))
+    return found
+
+
+@pytest.mark.parametrize("source, fmt", _complete_fixtures())
+def test_file_lacking_only_its_final_newline_reads_the_same(source, fmt):
+    module = parsers.get(fmt)
+    text = source.read_text(errors="replace")
+    whole = run_parser(module, text, source.name)
+    unended = run_parser(module, text.rstrip("\r\n"), source.name)
+    assert (unended.status, unended.status_reason) == (whole.status, whole.status_reason)
+    assert {t: len(r) for t, r in unended.tables.items()} == {t: len(r) for t, r in whole.tables.items()}
+    assert len(unended.issues) == len(whole.issues), unended.issues
+
+
+def test_iostat_output_really_cut_is_still_incomplete():
+    text = (FIXTURES / "iostat" / "iostat-12.6.1" / "x-1-3.txt").read_text().rstrip("\n")
+    assert iostat_text.parse(text[:-1]).status == "incomplete"            # "0.40" -> "0.4"
+    reports = [f"11/21/2026 01:00:0{i} PM\n{_X_HEADER}\n{_VDA.format(r=4, k=16, u=0.4)}\n{_SDB}\n" for i in (1, 2)]
+    text = "Linux 6.1.0 (vm2) \t11/21/2026 \t_x86_64_\t(2 CPU)\n\n" + "\n".join(reports)
+    assert iostat_text.parse(text.rstrip("\n")).status == "complete"
+    # a report cut right after its first device row looks whole on its own: the one before had two
+    assert iostat_text.parse(text.rstrip("\n").rsplit("\n", 1)[0]).status == "incomplete"
+
+
+def test_tpcc_output_really_cut_is_still_incomplete():
+    lines = TPCC_RUN.splitlines()
+    cut = next(i for i, line in enumerate(lines) if line.startswith("   4, trx:"))
+    cut_line = lines[cut][:-2]   # "144.383" -> "144.3"
+    result = tpcc_mysql.parse("\n".join(lines[:cut] + [cut_line]))
+    assert len(result.tables["tpcc_intervals"]) == 3
+    whole = tpcc_mysql.parse("\n".join(lines[:cut + 1]))
+    assert len(whole.tables["tpcc_intervals"]) == 4

@@ -49,7 +49,9 @@ TpmC. ``nan``, ``-nan`` and ``inf`` read as null. MySQL error lines (``1213, 400
 
 Status: ``complete`` when the ``<TpmC>`` value is there; ``incomplete`` when the output stops
 earlier (after RAMP-UP, right after MEASURING START, after some intervals, mid-line: the
-rows that exist are kept; a last line without its newline is dropped as possibly cut);
+rows that exist are kept; a last line without its newline is dropped as possibly cut, unless
+it has the shape of the line before it, digits aside, or is the usage line: then only the
+newline is missing);
 ``failed`` when tpcc_start says ``error at main``, prints only its usage, or threads failed to
 connect and no transaction ran.
 
@@ -475,8 +477,9 @@ class _State:
 def parse(text: str) -> ParseResult:
     result = ParseResult(format=NAME)
     st = _State()
-    # A last line without its newline may have been cut anywhere.
-    cut_last = bool(text[text.rfind("\n") + 1:].strip())
+    # A last line without its newline may have been cut anywhere, unless it shows it was not.
+    tail = text[text.rfind("\n") + 1:]
+    cut_last = bool(tail.strip()) and not _whole_last_line(text, tail)
     # Runs of current-format interval lines are read in bulk, the lines around them one by one,
     # in file order (both read and change the same state).
     read, number = 0, 0  # text read so far, and its lines
@@ -493,6 +496,27 @@ def parse(text: str) -> ParseResult:
     _finish(st, result, cut_last)
     _scrub(result, st.secrets)
     return result
+
+
+def _whole_last_line(text: str, tail: str) -> bool:
+    """True when a last line without its newline is whole, so that only the newline is missing:
+    the usage line, or a line of the same shape as the line before it (digits aside: an
+    interval or Raw Results line cut inside a number has fewer decimals or fields, "8.3" -> "8.",
+    "(5)" -> "(5")."""
+    line = tail.strip()
+    if line.startswith(("Usage: tpcc_start", "usage: tpcc_start")):
+        return True
+    before = text[: len(text) - len(tail)].rstrip().rsplit("\n", 1)[-1].strip()
+    return bool(before) and _digit_shape(before) == _digit_shape(line)
+
+
+def _digit_shape(line: str) -> str:
+    """The line with each number reduced to its decimals: "120, trx: 758, 95%: 26.371" ->
+    "0, trx: 0, 0%: 0.000" (tpcc_start prints a fixed number of decimals per field)."""
+    return _NUMBER.sub(lambda m: "0" + re.sub(r"\d", "0", m.group(1) or ""), " ".join(line.split()))
+
+
+_NUMBER = re.compile(r"\d+(\.\d*)?")
 
 
 def _read_lines(st: _State, result: ParseResult, text: str, before: int, cut_last: bool = False) -> int:
