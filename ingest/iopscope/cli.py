@@ -85,8 +85,8 @@ def cmd_build(args) -> int:
 
     stages = tuple(s for s in ("ingest", "dbt", "site") if s not in (args.skip or []))
     try:
-        return pipeline.build(_paths(args), stages=stages, force=args.force)
-    except pipeline.StageError as exc:
+        return pipeline.build(_paths(args), stages=stages, force=args.force, engine=args.engine)
+    except (pipeline.StageError, RuntimeError) as exc:
         pipeline.console.print(f"[red]failed:[/] {exc}")
         return 2
 
@@ -95,12 +95,20 @@ def cmd_dbt(args) -> int:
     from iopscope import pipeline
 
     try:
-        if args.update or args.full:
+        if args.target == "spark":
+            from iopscope import spark_warehouse
+
+            if args.update or args.full:
+                print(f"warehouse: {spark_warehouse.build_warehouse(_paths(args))} build", file=sys.stderr)
+            else:
+                spark_warehouse.dbt(_paths(args), args.dbt_args or ["build"])
+        elif args.update or args.full:
             mode = pipeline.build_warehouse(_paths(args), full=args.full)
             print(f"warehouse: {mode} build", file=sys.stderr)
         else:
-            pipeline.dbt(_paths(args), args.dbt_args or ["build"])
-    except pipeline.StageError as exc:
+            target = ["--target", args.target] if args.target else []
+            pipeline.dbt(_paths(args), (args.dbt_args or ["build"]) + target)
+    except (pipeline.StageError, RuntimeError) as exc:
         print(exc, file=sys.stderr)
         return 2
     return 0
@@ -147,6 +155,9 @@ def main(argv: list[str] | None = None) -> int:
     p = with_locations(sub.add_parser("build", help="ingest, dbt build and site build, in order"))
     p.add_argument("--skip", action="append", choices=("ingest", "dbt", "site"), help="skip a stage")
     p.add_argument("--force", action="store_true", help="re-parse even unchanged runs and rebuild the warehouse in full")
+    p.add_argument("--engine", choices=("duckdb", "spark"), default="duckdb",
+                   help="engine of the dbt stage (spark: always a full build, marts copied into the warehouse file; "
+                        "docs/scale-out.md)")
     p.set_defaults(func=cmd_build)
 
     p = with_locations(sub.add_parser("dbt", help="run dbt with the project's profile (default: build)"))
@@ -154,6 +165,7 @@ def main(argv: list[str] | None = None) -> int:
                    help="what `iopscope build` runs: incremental `dbt run` when the warehouse was built by this "
                         "project and parser set, else a full `dbt build` into a fresh file (docs/warehouse.md)")
     p.add_argument("--full", action="store_true", help="like --update, but always the full build with every test")
+    p.add_argument("--target", help="profiles.yml target: dev (DuckDB, default) or spark (docs/scale-out.md)")
     p.add_argument("dbt_args", nargs=argparse.REMAINDER)
     p.set_defaults(func=cmd_dbt)
 

@@ -173,7 +173,8 @@ def site(paths: Paths) -> None:
         raise StageError(f"site build failed (exit {proc.returncode})")
 
 
-def build(paths: Paths, stages: tuple[str, ...] = ("ingest", "dbt", "site"), force: bool = False) -> int:
+def build(paths: Paths, stages: tuple[str, ...] = ("ingest", "dbt", "site"), force: bool = False,
+          engine: str = "duckdb") -> int:
     """Run the stages in order. Ingest errors are reported and the build goes on (exit 1 at the end)."""
     status = 0
     for number, stage in enumerate(stages, 1):
@@ -184,6 +185,10 @@ def build(paths: Paths, stages: tuple[str, ...] = ("ingest", "dbt", "site"), for
             print_ingest_report(report, time.monotonic() - started)
             if report.failed:
                 status = 1
+        elif stage == "dbt" and engine == "spark":
+            from iopscope import spark_warehouse
+
+            console.print(f"warehouse: {spark_warehouse.build_warehouse(paths)} build")
         elif stage == "dbt":
             mode = build_warehouse(paths, full=force)
             console.print(f"warehouse: {mode} build")

@@ -17,7 +17,6 @@ lacks the Spark adapter.
 
 from __future__ import annotations
 
-import dataclasses
 import importlib.util
 import os
 import shutil
@@ -137,7 +136,3 @@ def export_marts(warehouse: Path, out_dir: Path) -> list[str]:
     finally:
         con.close()
     return names
-
-
-def with_warehouse(paths: Paths, warehouse: Path) -> Paths:
-    return dataclasses.replace(paths, warehouse=warehouse)
