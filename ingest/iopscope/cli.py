@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import json
+import os
 import sys
 import time
 from pathlib import Path
@@ -74,8 +75,22 @@ def cmd_ingest(args) -> int:
 
     paths = _paths(args)
     started = time.monotonic()
-    report = pipeline.ingest(paths, only=[Path(p) for p in args.paths] or None, force=args.force,
-                             show_progress=not args.quiet)
+    if args.engine == "spark":
+        from iopscope import spark_ingest
+
+        if not spark_ingest.pyspark_available():   # run again in .venv-spark, which has pyspark
+            python = spark_ingest.spark_python(paths.root)
+            if python is None:
+                print("pyspark is not installed: run `make spark-deps` (creates .venv-spark/)", file=sys.stderr)
+                return 2
+            import subprocess
+
+            env = {**os.environ, **paths.env()}
+            return subprocess.run([str(python), "-m", "iopscope.cli", *sys.argv[1:]], env=env).returncode
+        report = spark_ingest.ingest(paths.raw, paths.lake, only=[Path(p) for p in args.paths] or None, force=args.force)
+    else:
+        report = pipeline.ingest(paths, only=[Path(p) for p in args.paths] or None, force=args.force,
+                                 show_progress=not args.quiet)
     pipeline.print_ingest_report(report, time.monotonic() - started)
     return 1 if report.failed else 0
 
@@ -150,6 +165,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("paths", nargs="*", help="only these files or folders (under the raw root)")
     p.add_argument("--force", action="store_true", help="re-parse even unchanged runs")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument("--engine", choices=("local", "spark"), default="local",
+                   help="spark: parse on Spark executors, one task per run (IOPSCOPE_SPARK_MASTER, default "
+                        "local[2]); the same lake (docs/scale-out.md)")
     p.set_defaults(func=cmd_ingest)
 
     p = with_locations(sub.add_parser("build", help="ingest, dbt build and site build, in order"))
