@@ -11,24 +11,19 @@ Needs Java 17 and .venv-spark (`make spark-deps`); `make test-spark` runs it.
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 
 import pyarrow.parquet as pq
 import pytest
 
 from conftest import ROOT
+from spark_support import SPARK_BIN, spark_marks
 from iopscope.ingest import Ingestor
 from iopscope.lake import Lake
 
-SPARK_IOPSCOPE = ROOT / ".venv-spark" / "bin" / "iopscope"
+SPARK_IOPSCOPE = SPARK_BIN / "iopscope"
 
-pytestmark = [
-    pytest.mark.spark,
-    pytest.mark.skipif(shutil.which("java") is None and not os.environ.get("JAVA_HOME"),
-                       reason="Spark needs Java 17: apt-get install openjdk-17-jre-headless (make test does)"),
-    pytest.mark.skipif(not SPARK_IOPSCOPE.exists(), reason="no .venv-spark: run `make spark-deps`"),
-]
+pytestmark = spark_marks("iopscope")
 
 
 def _parts(lake):

@@ -17,7 +17,6 @@ import datetime as dt
 import decimal
 import math
 import os
-import shutil
 import subprocess
 import time
 from pathlib import Path
@@ -26,19 +25,15 @@ import duckdb
 import pytest
 
 from conftest import ROOT
+from spark_support import SPARK_BIN, spark_marks
 from iopscope import pipeline
 from iopscope.ingest import Ingestor
 from iopscope.paths import Paths
 
-SPARK_DBT = ROOT / ".venv-spark" / "bin" / "dbt"
+SPARK_DBT = SPARK_BIN / "dbt"
 REL_TOL = 1e-9
 
-pytestmark = [
-    pytest.mark.spark,
-    pytest.mark.skipif(shutil.which("java") is None and not os.environ.get("JAVA_HOME"),
-                       reason="Spark needs Java 17: apt-get install openjdk-17-jre-headless (make test does)"),
-    pytest.mark.skipif(not SPARK_DBT.exists(), reason="no .venv-spark: run `make spark-deps`"),
-]
+pytestmark = spark_marks("dbt")
 
 
 def _normalize(value):
