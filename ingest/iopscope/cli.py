@@ -6,6 +6,7 @@ import argparse
 import builtins
 import datetime as dt
 import json
+import os
 import sys
 import time
 from pathlib import Path
@@ -88,8 +89,22 @@ def cmd_ingest(args) -> int:
               "(or another root with --raw)", file=sys.stderr)
         return 2
     started = time.monotonic()
-    report = pipeline.ingest(paths, only=only or None, force=args.force,
-                             show_progress=not args.quiet, wait_s=args.wait)
+    if args.engine == "spark":
+        from iopscope import spark_ingest
+
+        if not spark_ingest.pyspark_available():   # run again in .venv-spark, which has pyspark
+            python = spark_ingest.spark_python(paths.root)
+            if python is None:
+                print("pyspark is not installed: run `make spark-deps` (creates .venv-spark/)", file=sys.stderr)
+                return 2
+            import subprocess
+
+            env = {**os.environ, **paths.env()}
+            return subprocess.run([str(python), "-m", "iopscope.cli", *sys.argv[1:]], env=env).returncode
+        report = spark_ingest.ingest(paths.raw, paths.lake, only=only or None, force=args.force)
+    else:
+        report = pipeline.ingest(paths, only=only or None, force=args.force,
+                                 show_progress=not args.quiet, wait_s=args.wait)
     pipeline.print_ingest_report(report, time.monotonic() - started)
     return 1 if report.failed else 0
 
@@ -99,8 +114,8 @@ def cmd_build(args) -> int:
 
     stages = tuple(s for s in ("ingest", "dbt", "site") if s not in (args.skip or []))
     try:
-        return pipeline.build(_paths(args), stages=stages, force=args.force, wait_s=args.wait)
-    except pipeline.StageError as exc:
+        return pipeline.build(_paths(args), stages=stages, force=args.force, wait_s=args.wait, engine=args.engine)
+    except (pipeline.StageError, RuntimeError) as exc:
         pipeline.console.print(f"[red]failed:[/] {pipeline.escape(str(exc))}")
         return 2
 
@@ -109,12 +124,20 @@ def cmd_dbt(args) -> int:
     from iopscope import pipeline
 
     try:
-        if args.update or args.full:
+        if args.target == "spark":
+            from iopscope import spark_warehouse
+
+            if args.update or args.full:
+                print(f"warehouse: {spark_warehouse.build_warehouse(_paths(args))} build", file=sys.stderr)
+            else:
+                spark_warehouse.dbt(_paths(args), args.dbt_args or ["build"])
+        elif args.update or args.full:
             mode = pipeline.build_warehouse(_paths(args), full=args.full, wait_s=args.wait)
             print(f"warehouse: {mode} build", file=sys.stderr)
         else:
-            pipeline.dbt(_paths(args), args.dbt_args or ["build"], wait_s=args.wait)
-    except pipeline.StageError as exc:
+            target = ["--target", args.target] if args.target else []
+            pipeline.dbt(_paths(args), (args.dbt_args or ["build"]) + target, wait_s=args.wait)
+    except (pipeline.StageError, RuntimeError) as exc:
         print(exc, file=sys.stderr)
         return 2
     return 0
@@ -162,11 +185,17 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("paths", nargs="*", help="only these files or folders (under the raw root)")
     p.add_argument("--force", action="store_true", help="re-parse even unchanged runs")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument("--engine", choices=("local", "spark"), default="local",
+                   help="spark: parse on Spark executors, one task per run (IOPSCOPE_SPARK_MASTER, default "
+                        "local[2]); the same lake (docs/scale-out.md)")
     p.set_defaults(func=cmd_ingest)
 
     p = with_wait(with_locations(sub.add_parser("build", help="ingest, dbt build and site build, in order")))
     p.add_argument("--skip", action="append", choices=("ingest", "dbt", "site"), help="skip a stage")
     p.add_argument("--force", action="store_true", help="re-parse even unchanged runs and rebuild the warehouse in full")
+    p.add_argument("--engine", choices=("duckdb", "spark"), default="duckdb",
+                   help="engine of the dbt stage (spark: always a full build, marts copied into the warehouse file; "
+                        "docs/scale-out.md)")
     p.set_defaults(func=cmd_build)
 
     p = with_wait(with_locations(sub.add_parser("dbt", help="run dbt with the project's profile (default: build)")))
@@ -174,6 +203,7 @@ def main(argv: list[str] | None = None) -> int:
                    help="what `iopscope build` runs: incremental `dbt run` when the warehouse was built by this "
                         "project and parser set, else a full `dbt build` into a fresh file (docs/warehouse.md)")
     p.add_argument("--full", action="store_true", help="like --update, but always the full build with every test")
+    p.add_argument("--target", help="profiles.yml target: dev (DuckDB, default) or spark (docs/scale-out.md)")
     p.add_argument("dbt_args", nargs=argparse.REMAINDER)
     p.set_defaults(func=cmd_dbt)
 

@@ -303,7 +303,7 @@ def site(paths: Paths) -> None:
 
 
 def build(paths: Paths, stages: tuple[str, ...] = ("ingest", "dbt", "site"), force: bool = False,
-          wait_s: float | None = locks.DEFAULT_WAIT_S) -> int:
+          wait_s: float | None = locks.DEFAULT_WAIT_S, engine: str = "duckdb") -> int:
     """Run the stages in order. Ingest errors are reported and the build goes on (exit 1 at the end)."""
     status = 0
     for number, stage in enumerate(stages, 1):
@@ -314,6 +314,10 @@ def build(paths: Paths, stages: tuple[str, ...] = ("ingest", "dbt", "site"), for
             print_ingest_report(report, time.monotonic() - started)
             if report.failed:
                 status = 1
+        elif stage == "dbt" and engine == "spark":
+            from iopscope import spark_warehouse
+
+            console.print(f"warehouse: {spark_warehouse.build_warehouse(paths)} build")
         elif stage == "dbt":
             mode = build_warehouse(paths, full=force, wait_s=wait_s)
             console.print(f"warehouse: {mode} build")
