@@ -103,7 +103,7 @@ test: deps system-deps spark-deps
 	@$(MAKE) --no-print-directory test-python test-js test-dbt test-spark test-browser
 
 test-python: $(STAMPS)/python
-	$(BIN)/python -m pytest -q -m "not spark"
+	$(BIN)/python -m pytest -q -m "not spark" --durations=15
 
 # The bundled data through the whole pipeline: ingest, dbt build (models, data tests, unit
 # tests), site build. Any ingest error fails the run: bundled data must read cleanly.
