@@ -205,16 +205,19 @@ def test_killed_warehouse_builds_leave_the_last_build_and_converge(tmp_path):
     assert expected != _warehouse_rows(warehouse), "the new runs must change the warehouse"
 
     untouched = []
+    live = {"inode": warehouse.stat().st_ino, "sha": committed}
 
     def check(attempt: int, sig: int, delay: float) -> None:
-        # A kill lands before the commit (the live file is untouched, byte for byte) or after
-        # the rename (the new build, complete): never anything in between.
-        if _sha(warehouse) == committed:
+        # A kill lands before the commit (the live file untouched, byte for byte) or after the
+        # rename (a new file, the complete next build): never is the live file written in place.
+        sha, inode = _sha(warehouse), warehouse.stat().st_ino
+        if sha == live["sha"]:
             untouched.append(attempt)
-        else:
-            assert _warehouse_rows(warehouse) == expected, (
-                f"attempt {attempt} ({signal.Signals(sig).name} at {delay:.1f} s) left a warehouse "
-                "that is neither the last build nor the next")
+            return
+        what = f"attempt {attempt} ({signal.Signals(sig).name} at {delay:.1f} s)"
+        assert inode != live["inode"], f"{what} changed the live warehouse in place"
+        assert _warehouse_rows(warehouse) == expected, f"{what} left a warehouse that is not the complete next build"
+        live.update(inode=inode, sha=sha)
 
     landed, attempts = _kill_repeatedly(
         lambda attempt: _iopscope("dbt", "--update" if attempt % 3 else "--full", *where, env=env),   # both builds
