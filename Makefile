@@ -19,7 +19,7 @@ export DO_NOT_TRACK := 1
 export OBSERVABLE_TELEMETRY_DISABLE := true
 export PATH := $(CURDIR)/$(BIN):$(PATH)
 
-.PHONY: help deps serve build ingest dbt site test test-python test-js test-dbt test-browser system-deps clean distclean lock
+.PHONY: help deps serve build ingest dbt site test test-python test-js test-dbt test-browser system-deps clean distclean lock spark-deps spark-lock test-spark
 
 help:
 	@echo "make serve   build everything from data/raw and serve the site on http://127.0.0.1:$(PORT)/"
@@ -49,7 +49,7 @@ $(STAMPS)/node: package.json package-lock.json | $(STAMPS)
 deps: $(STAMPS)/python $(STAMPS)/node
 
 # Debian packages the tests drive for real. Installed when missing and we may (root/sudo).
-TEST_PROGRAMS := chromium:chromium fio:fio iostat:sysstat mpstat:sysstat
+TEST_PROGRAMS := chromium:chromium fio:fio iostat:sysstat mpstat:sysstat java:openjdk-17-jre-headless
 # (MariaDB and go-tpc below: installed when missing and we may; their test skips otherwise)
 system-deps:
 	@missing=""; for pair in $(TEST_PROGRAMS); do \
@@ -99,11 +99,11 @@ serve: build
 
 # ---------------------------------------------------------------- tests
 
-test: deps system-deps
-	@$(MAKE) --no-print-directory test-python test-js test-dbt test-browser
+test: deps system-deps spark-deps
+	@$(MAKE) --no-print-directory test-python test-js test-dbt test-spark test-browser
 
 test-python: $(STAMPS)/python
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -m "not spark" --durations=15
 
 # The bundled data through the whole pipeline: ingest, dbt build (models, data tests, unit
 # tests), site build. Any ingest error fails the run: bundled data must read cleanly.
@@ -116,6 +116,30 @@ test-js: $(STAMPS)/node
 # a browser test that hangs fails after 5 minutes instead of holding CI until its own limit
 test-browser: deps
 	node --test --test-reporter=spec --test-timeout=300000 tests/browser/
+
+# ---------------------------------------------------------------- spark (docs/scale-out.md)
+# pyspark and dbt-spark (~630 MB) in their own venv, so the default install stays small; Spark
+# needs Java 17 (openjdk-17-jre-headless, installed by system-deps). `iopscope build --engine
+# spark` and `iopscope dbt --target spark` find this venv themselves.
+SPARK_VENV := .venv-spark
+
+$(STAMPS)/spark: requirements-spark.lock pyproject.toml | $(STAMPS)
+	@test -x $(SPARK_VENV)/bin/python || $(PYTHON) -m venv $(SPARK_VENV)
+	$(SPARK_VENV)/bin/python -m pip install --quiet --disable-pip-version-check --no-deps -r requirements-spark.lock
+	$(SPARK_VENV)/bin/python -m pip install --quiet --disable-pip-version-check --no-deps -e .
+	@touch $@
+
+spark-deps: $(STAMPS)/spark
+
+# requirements-spark.txt (what we ask for) -> requirements-spark.lock (every package, exact).
+spark-lock: $(STAMPS)/spark
+	$(SPARK_VENV)/bin/python -m pip install --quiet --disable-pip-version-check -r requirements-spark.txt -e .
+	{ sed -n '1,2p' requirements-spark.lock; $(SPARK_VENV)/bin/python -m pip freeze --exclude-editable; } > requirements-spark.lock.new
+	mv requirements-spark.lock.new requirements-spark.lock
+
+# The bundled data built on DuckDB and on Spark local[2], every mart compared (tests/python/test_spark_marts.py).
+test-spark: $(STAMPS)/python $(STAMPS)/spark
+	$(BIN)/python -m pytest -q -m spark
 
 # ---------------------------------------------------------------- upkeep
 
@@ -133,4 +157,4 @@ clean:
 	rm -rf dist data/lake data/warehouse target logs src/.observablehq/cache tests/artifacts
 
 distclean: clean
-	rm -rf $(VENV) node_modules $(STAMPS)
+	rm -rf $(VENV) $(SPARK_VENV) node_modules $(STAMPS)

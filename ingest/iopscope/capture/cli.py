@@ -249,8 +249,10 @@ def cmd_fio(args) -> int:
             sweep = FioSweep(cfg, sweep_dir, sweep_id, console)
             state = None
         if args.dry_run:
-            print("\n".join(sweep.dry_run()))
-            return 0
+            lines = sweep.dry_run()
+            print("\n".join(lines))
+            # a refused target fails the dry run as it would fail the real one (scripts check)
+            return 2 if any(line.startswith("# target refused") for line in lines) else 0
         check_tools(cfg.fio, cfg.iostat, cfg.mpstat)
         sweep.check()
         if state is None:

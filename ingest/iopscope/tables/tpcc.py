@@ -83,7 +83,8 @@ TABLES = {
              "New-Order per minute from the interval lines: sum(count) x 60 / sum(interval_s), measured "
              "intervals only. The only throughput of a run cut short"),
             ("measured_s", "int64",
-             "Seconds TpmC is computed over: 'in N sec.' when printed, else measure_s rounded down to the report interval"),
+             "Seconds the run measured: 'in N sec.' when printed and the measured interval lines cover it (within "
+             "one interval), else the seconds those lines cover (an aborted or cut run: never the planned time)"),
             ("tpmc_printed", "float64", "The <TpmC> value as printed (null when absent, nan or inf)"),
             ("tpmc_recomputed", "float64", "(New-Order sc + lt from Raw Results) x 60 / measured_s"),
             ("tpmc_mismatch", "bool",
