@@ -455,7 +455,7 @@ class TpccSweep:
                 **_tpcc_db_numbers(db.get("parameters", {}))}
         if cfg.kit == "go-tpc":
             tpcc["ramp_up_s"] = 0
-        generator = (f" The load generator ran on {cfg.load_generator} as the database server"
+        generator = (" The load generator ran on the same host as the database server"
                      " (it shares the CPUs: CPU busy and path length include it)."
                      if cfg.load_generator == "same host" else f" Load generator: {cfg.load_generator}.")
         desc = (f"go-tpc tpcc run sweep step {step.index}/{step.count}: {cfg.warehouses} warehouses, "
