@@ -52,7 +52,7 @@ def test_each_error_is_counted_once_though_printed_twice():
     assert result.status == "failed"
 
 
-def test_a_cut_last_line_is_not_read():
+def test_a_line_cut_mid_way_is_not_read():
     text = read("run_4threads_20s_complete.txt")
     cut = text[: text.index("tpmC:") + 8]
     result = go_tpc.parse(cut)

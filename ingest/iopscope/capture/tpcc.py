@@ -159,6 +159,7 @@ class TpccConfig:
     kit: str = "tpcc-mysql"
     go_tpc: str = "go-tpc"
     load_generator: str = "same host"
+    throwaway_device_id: str | None = None
 
 
 def tpcc_command(cfg: TpccConfig, connections: int, password: str | None, masked: bool = False) -> list[str]:
@@ -429,6 +430,9 @@ class TpccSweep:
         if cfg.log_device:
             roles[cfg.log_device] = "data+log" if roles.get(cfg.log_device) == "data" else "log"
         ids = {cfg.data_device: cfg.data_device_id, cfg.log_device: cfg.log_device_id}
+        if cfg.throwaway_device_id and cfg.data_device and not cfg.data_device_id:
+            # one id for the disk across the sweep's steps (else every run is its own device)
+            ids[cfg.data_device] = cfg.throwaway_device_id
         for name, role in roles.items():
             dev = machine.block_facts(name)
             if ids.get(name):
@@ -451,7 +455,7 @@ class TpccSweep:
                 **_tpcc_db_numbers(db.get("parameters", {}))}
         if cfg.kit == "go-tpc":
             tpcc["ramp_up_s"] = 0
-        generator = (f" The load generator ran on {cfg.load_generator} as the database server"
+        generator = (" The load generator ran on the same host as the database server"
                      " (it shares the CPUs: CPU busy and path length include it)."
                      if cfg.load_generator == "same host" else f" Load generator: {cfg.load_generator}.")
         desc = (f"go-tpc tpcc run sweep step {step.index}/{step.count}: {cfg.warehouses} warehouses, "
@@ -673,6 +677,9 @@ def _run_with_throwaway_server(args, cfg: TpccConfig, sweep: "TpccSweep", sweep_
         load_out = sweep_dir / ".load.log"  # a dot file: ingest does not read it as a run
         if not cfg.data_device:
             cfg.data_device = machine.block_name_for(datadir)
+        if cfg.data_device and not cfg.data_device_id:
+            host = cfg.host_id or os.uname().nodename
+            cfg.throwaway_device_id = re.sub(r"[^A-Za-z0-9_.-]+", "_", f"{host}_{cfg.data_device}")
         if cfg.kit == "go-tpc":
             seconds = load_go_tpc(cfg.go_tpc, server, cfg.db, cfg.warehouses, load_out)
         else:

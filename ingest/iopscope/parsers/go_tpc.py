@@ -28,7 +28,8 @@ Line shapes (v1.0.7, ``cmd/go-tpc`` + ``pkg/measurement``)::
 
 Status: ``complete`` when the ``tpmC:`` line is there (run) or ``Finished`` ends a prepare /
 check; ``incomplete`` when the output stops before that (killed: the ``[Current]`` rows that
-exist are kept, ``interval_tpmc`` is the only throughput) or when a signal stopped the run early
+exist are kept, ``interval_tpmc`` is the only throughput; a line cut mid-way matches no
+layout, since every layout ends in a field only a whole line has, and is skipped with a warning) or when a signal stopped the run early
 (``Got signal``: the summary is real but shorter than asked); ``failed`` on ``panic:`` or when
 no transaction succeeded.
 
@@ -79,7 +80,7 @@ _OP_LINE = re.compile(r"^\[(Current|Summary)\] ([A-Z_]+) - "
                       + ", ".join(rf"{label}: (?P<{key}>{_NUM})" for key, label in _FIELDS) + r"\s*$")
 _OP_START = re.compile(r"^\[(Current|Summary)\] ")
 _TPMC = re.compile(rf"^tpmC: ({_NUM}), efficiency: ({_NUM})%\s*$")
-_TPMC_ONLY = re.compile(rf"^tpmC: ({_NUM})")
+_TPMC_ONLY = re.compile(rf"^tpmC: ({_NUM}),")  # the efficiency cut off: the comma proves the number whole
 _SIGNAL = re.compile(r"^Got signal \[(\w+)\] to exit\.\s*$")
 _ERROR = re.compile(r"^(?:\[(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d)\] )?(execute \w+ failed, err .*|.*\bfailed\b.*err.*)$")
 _PANIC = re.compile(r"^panic: (.*)$")
@@ -163,15 +164,11 @@ def parse(text: str) -> ParseResult:
     result = ParseResult(format=NAME)
     st = _State()
     lines = text.splitlines()
-    cut_last = bool(text) and not text.endswith("\n")
     saw_anything = False
     for number, raw in enumerate(lines, 1):
         line = raw.rstrip("\r")
         if not line.strip():
             continue
-        if cut_last and number == len(lines):
-            result.warn(number, "last line has no newline (output cut short): not read")
-            break
         m = _OP_LINE.match(line)
         if m:
             saw_anything = True
@@ -203,6 +200,7 @@ def parse(text: str) -> ParseResult:
         if m:
             saw_anything = True
             st.tpmc = _number(m.group(1))
+            result.warn(number, "tpmC line without its efficiency (cut short?)")
             continue
         if line.strip() == "Finished":
             st.finished = True
