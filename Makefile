@@ -19,7 +19,7 @@ export DO_NOT_TRACK := 1
 export OBSERVABLE_TELEMETRY_DISABLE := true
 export PATH := $(CURDIR)/$(BIN):$(PATH)
 
-.PHONY: help deps serve build ingest dbt site test test-python test-js test-dbt test-browser system-deps clean distclean lock
+.PHONY: help deps serve build ingest dbt site test test-python test-js test-dbt test-browser system-deps clean distclean lock spark-deps spark-lock test-spark
 
 help:
 	@echo "make serve   build everything from data/raw and serve the site on http://127.0.0.1:$(PORT)/"
@@ -49,7 +49,8 @@ $(STAMPS)/node: package.json package-lock.json | $(STAMPS)
 deps: $(STAMPS)/python $(STAMPS)/node
 
 # Debian packages the tests drive for real. Installed when missing and we may (root/sudo).
-TEST_PROGRAMS := chromium:chromium fio:fio iostat:sysstat mpstat:sysstat
+TEST_PROGRAMS := chromium:chromium fio:fio iostat:sysstat mpstat:sysstat java:openjdk-17-jre-headless
+# (MariaDB and go-tpc below: installed when missing and we may; their test skips otherwise)
 system-deps:
 	@missing=""; for pair in $(TEST_PROGRAMS); do \
 	  prog=$${pair%%:*}; pkg=$${pair##*:}; \
@@ -62,6 +63,22 @@ system-deps:
 	  echo "installing Debian packages:$$missing"; \
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing >/dev/null; \
 	fi
+	@$(MAKE) --no-print-directory $(GO_TPC)
+	@command -v mariadbd >/dev/null 2>&1 || test -x /usr/sbin/mariadbd || { \
+	  if [ "$$(id -u)" = 0 ]; then SUDO=""; elif command -v sudo >/dev/null && sudo -n true 2>/dev/null; then SUDO=sudo; \
+	  else echo "note: MariaDB is not installed (apt-get install mariadb-server): the real TPC-C test will be skipped"; exit 0; fi; \
+	  echo "installing Debian packages: mariadb-server (the real TPC-C test starts a throwaway server)"; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq mariadb-server >/dev/null; }
+
+# go-tpc for the real TPC-C test: pinned, from the Go module proxy, cached under .cache/go-tpc
+# (the test finds it there; GO_TPC=path overrides). Built only when missing.
+GO_TPC_VERSION := v1.0.7
+GO_TPC := .cache/go-tpc/go-tpc
+$(GO_TPC):
+	@GO=$$(command -v go || echo /usr/local/go/bin/go); \
+	if [ ! -x "$$GO" ]; then echo "note: no Go toolchain: go-tpc not installed, the real TPC-C test will be skipped"; exit 0; fi; \
+	echo "installing go-tpc $(GO_TPC_VERSION) into $(dir $@)"; \
+	GOBIN=$(CURDIR)/$(dir $@) $$GO install github.com/pingcap/go-tpc/cmd/go-tpc@$(GO_TPC_VERSION)
 
 # ---------------------------------------------------------------- pipeline
 
@@ -82,11 +99,11 @@ serve: build
 
 # ---------------------------------------------------------------- tests
 
-test: deps system-deps
-	@$(MAKE) --no-print-directory test-python test-js test-dbt test-browser
+test: deps system-deps spark-deps
+	@$(MAKE) --no-print-directory test-python test-js test-dbt test-spark test-browser
 
 test-python: $(STAMPS)/python
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -m "not spark" --durations=15
 
 # The bundled data through the whole pipeline: ingest, dbt build (models, data tests, unit
 # tests), site build. Any ingest error fails the run: bundled data must read cleanly.
@@ -99,6 +116,30 @@ test-js: $(STAMPS)/node
 # a browser test that hangs fails after 5 minutes instead of holding CI until its own limit
 test-browser: deps
 	node --test --test-reporter=spec --test-timeout=300000 tests/browser/
+
+# ---------------------------------------------------------------- spark (docs/scale-out.md)
+# pyspark and dbt-spark (~630 MB) in their own venv, so the default install stays small; Spark
+# needs Java 17 (openjdk-17-jre-headless, installed by system-deps). `iopscope build --engine
+# spark` and `iopscope dbt --target spark` find this venv themselves.
+SPARK_VENV := .venv-spark
+
+$(STAMPS)/spark: requirements-spark.lock pyproject.toml | $(STAMPS)
+	@test -x $(SPARK_VENV)/bin/python || $(PYTHON) -m venv $(SPARK_VENV)
+	$(SPARK_VENV)/bin/python -m pip install --quiet --disable-pip-version-check --no-deps -r requirements-spark.lock
+	$(SPARK_VENV)/bin/python -m pip install --quiet --disable-pip-version-check --no-deps -e .
+	@touch $@
+
+spark-deps: $(STAMPS)/spark
+
+# requirements-spark.txt (what we ask for) -> requirements-spark.lock (every package, exact).
+spark-lock: $(STAMPS)/spark
+	$(SPARK_VENV)/bin/python -m pip install --quiet --disable-pip-version-check -r requirements-spark.txt -e .
+	{ sed -n '1,2p' requirements-spark.lock; $(SPARK_VENV)/bin/python -m pip freeze --exclude-editable; } > requirements-spark.lock.new
+	mv requirements-spark.lock.new requirements-spark.lock
+
+# The bundled data built on DuckDB and on Spark local[2], every mart compared (tests/python/test_spark_marts.py).
+test-spark: $(STAMPS)/python $(STAMPS)/spark
+	$(BIN)/python -m pytest -q -m spark
 
 # ---------------------------------------------------------------- upkeep
 
@@ -116,4 +157,4 @@ clean:
 	rm -rf dist data/lake data/warehouse target logs src/.observablehq/cache tests/artifacts
 
 distclean: clean
-	rm -rf $(VENV) node_modules $(STAMPS)
+	rm -rf $(VENV) $(SPARK_VENV) node_modules $(STAMPS)

@@ -7,7 +7,7 @@
       2. model     where runs_to_build('x.run_id'): select only the runs with no row carrying
                    their current fingerprint (new runs, changed runs, runs with zero rows here);
       3. strategy  var('run_incremental_strategy', 'delete+insert') with unique_key run_id
-                   (on Spark: insert_overwrite or merge), so a retried build never doubles rows.
+                   (on Spark: append, always with --full-refresh), so a retried build never doubles rows.
     A model whose pre-hook ran but whose insert failed leaves its runs without current rows,
     so the next build selects them again: the model converges, never keeps stale rows.
     Full builds (no table yet, or --full-refresh) skip both and select every run.
@@ -32,6 +32,23 @@
 
 
 {% macro delete_stale_runs() -%}
+    {{ return(adapter.dispatch('delete_stale_runs', 'iopscope')()) }}
+{%- endmacro %}
+
+
+{#- Spark's Parquet tables cannot delete rows (that needs Delta or Iceberg, whose jars would be
+    fetched from Maven): on Spark these models are rebuilt whole (`--full-refresh`, which
+    `iopscope build --engine spark` always passes) and an incremental run stops here rather than
+    keep stale rows beside new ones. -#}
+{% macro spark__delete_stale_runs() -%}
+    {%- if is_incremental() -%}
+        {{ exceptions.raise_compiler_error("incremental-by-run models need --full-refresh on Spark (Parquet tables cannot delete stale runs): " ~ this) }}
+    {%- endif -%}
+    select 1
+{%- endmacro %}
+
+
+{% macro default__delete_stale_runs() -%}
     {%- if is_incremental() -%}
     delete from {{ this }}
     where not exists (

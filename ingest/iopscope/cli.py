@@ -6,6 +6,7 @@ import argparse
 import builtins
 import datetime as dt
 import json
+import os
 import sys
 import time
 from pathlib import Path
@@ -79,9 +80,31 @@ def cmd_ingest(args) -> int:
     from iopscope import pipeline
 
     paths = _paths(args)
+    only = [Path(p) for p in args.paths]
+    outside = pipeline.outside_raw_root(paths, only)
+    if outside:
+        for path, why in outside:
+            print(f"{path}: {why}", file=sys.stderr)
+        print(f"nothing ingested: give files or folders under the raw root {paths.raw} "
+              "(or another root with --raw)", file=sys.stderr)
+        return 2
     started = time.monotonic()
-    report = pipeline.ingest(paths, only=[Path(p) for p in args.paths] or None, force=args.force,
-                             show_progress=not args.quiet)
+    if args.engine == "spark":
+        from iopscope import spark_ingest
+
+        if not spark_ingest.pyspark_available():   # run again in .venv-spark, which has pyspark
+            python = spark_ingest.spark_python(paths.root)
+            if python is None:
+                print("pyspark is not installed: run `make spark-deps` (creates .venv-spark/)", file=sys.stderr)
+                return 2
+            import subprocess
+
+            env = {**os.environ, **paths.env()}
+            return subprocess.run([str(python), "-m", "iopscope.cli", *sys.argv[1:]], env=env).returncode
+        report = spark_ingest.ingest(paths.raw, paths.lake, only=only or None, force=args.force)
+    else:
+        report = pipeline.ingest(paths, only=only or None, force=args.force,
+                                 show_progress=not args.quiet, wait_s=args.wait)
     pipeline.print_ingest_report(report, time.monotonic() - started)
     return 1 if report.failed else 0
 
@@ -91,8 +114,8 @@ def cmd_build(args) -> int:
 
     stages = tuple(s for s in ("ingest", "dbt", "site") if s not in (args.skip or []))
     try:
-        return pipeline.build(_paths(args), stages=stages, force=args.force)
-    except pipeline.StageError as exc:
+        return pipeline.build(_paths(args), stages=stages, force=args.force, wait_s=args.wait, engine=args.engine)
+    except (pipeline.StageError, RuntimeError) as exc:
         pipeline.console.print(f"[red]failed:[/] {pipeline.escape(str(exc))}")
         return 2
 
@@ -101,12 +124,20 @@ def cmd_dbt(args) -> int:
     from iopscope import pipeline
 
     try:
-        if args.update or args.full:
-            mode = pipeline.build_warehouse(_paths(args), full=args.full)
+        if args.target == "spark":
+            from iopscope import spark_warehouse
+
+            if args.update or args.full:
+                print(f"warehouse: {spark_warehouse.build_warehouse(_paths(args))} build", file=sys.stderr)
+            else:
+                spark_warehouse.dbt(_paths(args), args.dbt_args or ["build"])
+        elif args.update or args.full:
+            mode = pipeline.build_warehouse(_paths(args), full=args.full, wait_s=args.wait)
             print(f"warehouse: {mode} build", file=sys.stderr)
         else:
-            pipeline.dbt(_paths(args), args.dbt_args or ["build"])
-    except pipeline.StageError as exc:
+            target = ["--target", args.target] if args.target else []
+            pipeline.dbt(_paths(args), (args.dbt_args or ["build"]) + target, wait_s=args.wait)
+    except (pipeline.StageError, RuntimeError) as exc:
         print(exc, file=sys.stderr)
         return 2
     return 0
@@ -136,6 +167,12 @@ def main(argv: list[str] | None = None) -> int:
         p.add_argument("--warehouse", help="DuckDB warehouse file (default data/warehouse/iopscope.duckdb)")
         return p
 
+    def with_wait(p):
+        p.add_argument("--wait", type=_wait_seconds, default=600.0, metavar="SECONDS",
+                       help="how long to wait for a lock another ingest or build holds "
+                            "(default 600; 'forever' waits as long as it takes)")
+        return p
+
     p = sub.add_parser("parse", help="show what the parser reads in one file")
     p.add_argument("file")
     p.add_argument("--tool", help="only consider parsers of this tool (fio, iostat, tpcc-mysql ...)")
@@ -144,22 +181,29 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--head", type=int, default=3, help="records to show per table")
     p.set_defaults(func=cmd_parse)
 
-    p = with_locations(sub.add_parser("ingest", help="ingest a raw tree (or some runs of it) into the lake"))
+    p = with_wait(with_locations(sub.add_parser("ingest", help="ingest a raw tree (or some runs of it) into the lake")))
     p.add_argument("paths", nargs="*", help="only these files or folders (under the raw root)")
     p.add_argument("--force", action="store_true", help="re-parse even unchanged runs")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument("--engine", choices=("local", "spark"), default="local",
+                   help="spark: parse on Spark executors, one task per run (IOPSCOPE_SPARK_MASTER, default "
+                        "local[2]); the same lake (docs/scale-out.md)")
     p.set_defaults(func=cmd_ingest)
 
-    p = with_locations(sub.add_parser("build", help="ingest, dbt build and site build, in order"))
+    p = with_wait(with_locations(sub.add_parser("build", help="ingest, dbt build and site build, in order")))
     p.add_argument("--skip", action="append", choices=("ingest", "dbt", "site"), help="skip a stage")
     p.add_argument("--force", action="store_true", help="re-parse even unchanged runs and rebuild the warehouse in full")
+    p.add_argument("--engine", choices=("duckdb", "spark"), default="duckdb",
+                   help="engine of the dbt stage (spark: always a full build, marts copied into the warehouse file; "
+                        "docs/scale-out.md)")
     p.set_defaults(func=cmd_build)
 
-    p = with_locations(sub.add_parser("dbt", help="run dbt with the project's profile (default: build)"))
+    p = with_wait(with_locations(sub.add_parser("dbt", help="run dbt with the project's profile (default: build)")))
     p.add_argument("--update", action="store_true",
                    help="what `iopscope build` runs: incremental `dbt run` when the warehouse was built by this "
                         "project and parser set, else a full `dbt build` into a fresh file (docs/warehouse.md)")
     p.add_argument("--full", action="store_true", help="like --update, but always the full build with every test")
+    p.add_argument("--target", help="profiles.yml target: dev (DuckDB, default) or spark (docs/scale-out.md)")
     p.add_argument("dbt_args", nargs=argparse.REMAINDER)
     p.set_defaults(func=cmd_dbt)
 
@@ -182,7 +226,46 @@ def main(argv: list[str] | None = None) -> int:
     register_bench(sub)
 
     args = parser.parse_args(argv)
-    return args.func(args)
+    return _run(args)
+
+
+def _wait_seconds(text: str) -> float | None:
+    if text.strip().lower() in ("forever", "inf", "none"):
+        return None
+    seconds = float(text)
+    if seconds < 0:
+        raise argparse.ArgumentTypeError("must be >= 0 seconds or 'forever'")
+    return seconds
+
+
+class _Terminated(BaseException):
+    """SIGTERM (timeout, systemd, kill) as an exception, so `finally` blocks still run."""
+
+
+def _on_sigterm(signum, frame):
+    raise _Terminated()
+
+
+def _run(args) -> int:
+    """Run a subcommand; an interrupt or a lock given up on is one line, not a traceback."""
+    import signal
+
+    from iopscope.locks import LockTimeout
+
+    previous = signal.signal(signal.SIGTERM, _on_sigterm)
+    try:
+        return args.func(args)
+    except KeyboardInterrupt:
+        print(f"\niopscope {args.command}: interrupted", file=sys.stderr)
+        return 130
+    except _Terminated:
+        print(f"iopscope {args.command}: terminated", file=sys.stderr)
+        return 143
+    except LockTimeout as exc:
+        print(f"iopscope {args.command}: {exc}", file=sys.stderr)
+        return 3
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def cmd_formats(args) -> int:

@@ -3,6 +3,11 @@
 The lake's schema is declared once (``iopscope.tables``); dbt's source file is derived from it
 so the two cannot drift. A test fails when the committed file is stale; regenerate with
 ``python -m iopscope.dbt_sources``.
+
+Each engine reads a table's folder its own way, and the file states both, once for every table
+(``{name}`` is the table): dbt-duckdb reads ``external_location`` itself; on Spark the project's
+``source()`` macro (macros/lake_source.sql) reads ``spark_location`` and selects from
+``parquet.`<folder>```, which discovers the ``collection=`` partitions the same way.
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ sources:
     description: "The Parquet lake written by `iopscope ingest` (one folder per table)."
     meta:
       external_location: "read_parquet('{{ env_var('IOPSCOPE_LAKE', 'data/lake') }}/{name}/*/*.parquet', hive_partitioning = true, union_by_name = true)"
+      spark_location: "{{ env_var('IOPSCOPE_LAKE', 'data/lake') }}/{name}"
     tables:
 """
 

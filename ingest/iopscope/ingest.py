@@ -27,6 +27,7 @@ from typing import Any, Callable, Iterable
 
 from iopscope import parsers, tables
 from iopscope.lake import Chunk, ConformError, Lake
+from iopscope.locks import DEFAULT_WAIT_S
 from iopscope.manifest import MANIFEST_NAMES, Manifest, ManifestError, read_manifest
 from iopscope.parsers import fio_log
 from iopscope.redact import mask, mask_table
@@ -303,8 +304,10 @@ class RunRows:
 
 class Ingestor:
     def __init__(self, raw_root: Path, lake_root: Path, force: bool = False,
-                 on_progress: Callable[[int, int, str], None] | None = None) -> None:
+                 on_progress: Callable[[int, int, str], None] | None = None,
+                 wait_s: float | None = DEFAULT_WAIT_S) -> None:
         self.raw_root = Path(raw_root).resolve()
+        self.wait_s = wait_s  # how long to wait for the lake's lock (None: forever)
         self._root_prefix = str(self.raw_root).rstrip("/") + "/"
         self.lake = Lake(Path(lake_root))
         self.force = force
@@ -312,9 +315,12 @@ class Ingestor:
 
     def run(self, only: Iterable[Path] | None = None) -> IngestReport:
         report = IngestReport()
-        with self.lake.locked():
+        with self.lake.locked(self.wait_s):
             self.lake.ensure_schemas()
             state = self.lake.load_state()
+            if self.lake.needs_sweep:   # parts a killed ingest never recorded, older temp files
+                self.lake.sweep({(table, _collection(entry["dir"]), key)
+                                 for key, entry in state["runs"].items() for table in entry["tables"]})
             if self.force or state.get("fingerprint") != _parser_fingerprint():
                 previous = state.get("runs", {})
                 state = {"fingerprint": _parser_fingerprint(), "runs": previous}

@@ -41,7 +41,7 @@ profiled as (
             when jobs.rw in ('write', 'randwrite', 'trim', 'randtrim') then 0.0
             else coalesce(jobs.read_pct, 50.0)
         end as job_read_pct,
-        jobs.block_size_bytes / 1024.0 as block_size_kib
+        cast(jobs.block_size_bytes as {{ type_double() }}) / 1024 as block_size_kib
     from jobs
 
 ),

@@ -46,7 +46,7 @@ with metrics as (
         {% if kind['level'] %}cast(a.{{ kind['level'] }} as {{ type_double() }}){% else %}cast(null as {{ type_double() }}){% endif %} as level_a,
         {% if kind['level'] %}cast(b.{{ kind['level'] }} as {{ type_double() }}){% else %}cast(null as {{ type_double() }}){% endif %} as level_b,
         a.key_except_{{ kind['name'] }} as shared_conditions,
-        {%- for column in comparison_conditions() %}
+        {%- for column in comparison_conditions() if column != 'source_kind' %}
         {% if column in dropped %}case when 1 = 0 then a.{{ column }} end{% else %}a.{{ column }}{% endif %} as {{ column }},
         {%- endfor %}
         a.metric_value as value_a,

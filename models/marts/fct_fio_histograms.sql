@@ -51,7 +51,7 @@ final as (
         results.outstanding_ios,
         cumulated.latency_kind,
         cumulated.bin_ns,
-        cumulated.bin_ns / 1000.0 as bin_us,
+        cast(cumulated.bin_ns as {{ type_double() }}) / 1000 as bin_us,
         cumulated.io_count,
         cumulated.cumulative_io_count,
         cumulated.total_io_count,

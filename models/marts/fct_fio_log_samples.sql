@@ -29,7 +29,7 @@ final as (
         samples.job_index,
         samples.line_number,
         samples.time_ms,
-        samples.time_ms / 1000.0 as time_s,
+        cast(samples.time_ms as {{ type_double() }}) / 1000 as time_s,
         samples.sample_value,
         case when samples.log_kind in ('lat', 'clat', 'slat') then samples.sample_value end as latency_us,
         case when samples.log_kind = 'bw' then samples.sample_value end as bw_kib_per_s,

@@ -56,4 +56,4 @@ matched as (
 select *
 from matched
 where matches <> 1
-   or abs(round(quotient, decimals) - printed_ratio) > 0.000001
+   or abs({{ round_to('quotient', 'decimals') }} - printed_ratio) > 0.000001
