@@ -39,12 +39,12 @@ function warehousePaths() {
 // console to do. 'unsafe-inline' scripts: Framework writes each page's cells as an inline
 // module; 'unsafe-eval': Vega compiles chart expressions with Function(); 'wasm-unsafe-eval' and
 // worker-src: DuckDB-WASM's module worker and its wasm, both served by this site; blob: for
-// downloads made in the page (CSV, chart export). A meta policy cannot set frame-ancestors.
+// downloads made in the page (CSV, chart export: data the page made itself, no other host). A meta policy cannot set frame-ancestors.
 const CONTENT_SECURITY_POLICY = [
   "default-src 'self'",
   "script-src 'self' 'unsafe-inline' 'unsafe-eval' 'wasm-unsafe-eval'",
   "worker-src 'self' blob:",
-  "connect-src 'self'",
+  "connect-src 'self' blob:",
   "img-src 'self' data: blob:",
   "style-src 'self' 'unsafe-inline'",
   "font-src 'self' data:",

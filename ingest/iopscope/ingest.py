@@ -29,6 +29,7 @@ from iopscope import parsers, tables
 from iopscope.lake import Chunk, ConformError, Lake
 from iopscope.locks import DEFAULT_WAIT_S
 from iopscope.manifest import MANIFEST_NAMES, Manifest, ManifestError, read_manifest
+from iopscope.parsers import fio_log
 from iopscope.redact import mask, mask_table
 from iopscope.run_facts import manifest_rows
 
@@ -470,6 +471,7 @@ class Ingestor:
             file_rows, file_errors = self._parse_one(path, rel, hashes[rel], declared, run_id, report)
             rows.extend(file_rows)
             errors.extend(file_errors)
+        _decide_log_units(rows, errors)
         for e in errors:
             rows.add_record("ingest_errors", {
                 "run_id": run_id, "source_path": e.path, "source_sha256": hashes.get(e.path),
@@ -533,6 +535,14 @@ class Ingestor:
 
 def _unreadable_reason(exc: OSError) -> str:
     return f"not read: {exc.strerror or exc}"
+
+
+def _decide_log_units(rows: RunRows, errors: list[FileError]) -> None:
+    """fio latency logs whose unit the file alone could not tell, decided from the run's other
+    fio outputs (fio_log.decide_run_units); the decision's note replaces the file's own."""
+    for path, note in fio_log.decide_run_units(rows.chunks).items():
+        errors[:] = [e for e in errors if not (e.path == path and e.reason.startswith(fio_log.UNIT_NOTE))]
+        errors.append(FileError(path, None, note, "warning"))
 
 
 def _within(path: Path, parent: Path) -> bool:

@@ -36,6 +36,7 @@ final as (
         case when samples.log_kind = 'iops' then samples.sample_value end as iops,
         samples.raw_unit,
         samples.is_unit_assumed,
+        samples.unit_evidence,
         samples.direction,
         samples.block_size_bytes,
         samples.offset_bytes,

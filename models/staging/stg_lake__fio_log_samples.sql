@@ -20,6 +20,7 @@ renamed as (
         value as sample_value,
         raw_unit,
         value_unit_assumed as is_unit_assumed,
+        unit_evidence,
         direction,
         block_size_bytes,
         offset_bytes,

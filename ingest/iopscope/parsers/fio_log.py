@@ -26,17 +26,18 @@ Which log a file is, is not in its text: ``parse(text, filename=...)`` takes the
 fio's file name ``<name>_<kind>[.<N>].log`` (kind = bw, iops, lat, clat, slat; N = job).
 Without a file name the samples keep their raw values and ``log_kind``/``value`` are null.
 
-Units (documented rule)
------------------------
+Units (decided from evidence, the evidence recorded)
+----------------------------------------------------
 * bw: KiB/s in every fio version; iops: IO/s (1 per IO when not windowed).
 * Latency logs: fio 2.x writes usec, fio 3.x nsec, and the file does not say which.
   ``value`` is always microseconds; ``value_raw`` keeps the printed number, ``raw_unit`` the
-  unit it was read in. The priority column only exists in fio >= 3.2 logs, so a file that
-  has one is nsec for certain (``value_unit_assumed`` false). Any other latency log
-  (4 columns, or 5 with offsets) is ASSUMED to be nsec, i.e. written by fio >= 3.0
-  (``value_unit_assumed`` true, plus one warning). A fio 2.x latency log therefore reads
-  1000x too small; when the median raw value is below 100 (a 100 ns median is implausible for
-  real IO) a second warning says the log is probably usec.
+  unit it was read in and ``unit_evidence`` what decided it, strongest first:
+  1. layout: the priority column only exists in fio >= 3.2 logs (nsec for certain);
+  2. (at ingest, :func:`decide_run_units`) the fio version of a JSON, terse or text output of
+     the same run, then Little's law with a job's IOs in flight and IOPS from such an output;
+  3. magnitude: a median raw value under 100 would be under 100 ns, implausible for storage
+     IO: usec (a warning says so);
+  4. otherwise nsec is ASSUMED (``value_unit_assumed`` true, and a warning): never silently.
 
 Variants handled: blank lines, CRLF, lines with a different column count or non-numbers
 (skipped and reported with their line: the first 20 of each kind, then a count), unknown
@@ -55,6 +56,8 @@ Example
 >>> row = r.tables["fio_log_samples"][0]
 >>> (row["log_kind"], row["job_index"], row["direction"], row["value"], row["value_unit_assumed"])
 ('clat', 1, 'read', 946.773, True)
+>>> parse("250, 48, 0, 4096\\n500, 52, 0, 4096\\n", filename="old_clat.log").tables["fio_log_samples"][0]["value"]
+48.0
 """
 
 from __future__ import annotations
@@ -71,7 +74,7 @@ from iopscope.parsers.base import Columns, ParseError, ParseResult, no_gc
 from iopscope.units import EXACT_INT_LIMIT
 
 NAME = "fio_log"
-VERSION = "1.0.0"
+VERSION = "1.1.0"
 TOOL = "fio"
 
 KINDS = ("bw", "iops", "lat", "clat", "slat")
@@ -242,7 +245,7 @@ def _canonical_block(text: str) -> _Block | None:
 
 
 _TYPES = {"log_kind": pa.string(), "log_name": pa.string(), "job_index": pa.int64(),
-          "raw_unit": pa.string(), "value_unit_assumed": pa.bool_()}
+          "raw_unit": pa.string(), "value_unit_assumed": pa.bool_(), "unit_evidence": pa.string()}
 
 
 def _block_columns(block: _Block, fifth: str | None, constants: dict, divisor: float | None) -> dict:
@@ -358,15 +361,135 @@ def _parse(text: str, filename: str | None, fast: bool = True) -> ParseResult:
         out = result.tables["fio_log_samples"] = Columns(columns)
     if not out:
         raise ParseError("no readable fio log samples", rows[0][0])
-    if assumed:
-        result.warn(None, f"{kind} log: latency unit not stated in the file; assumed nsec (fio >= 3.0). "
-                          "A fio 2.x log is in usec: its values would be 1000x larger than stored")
-        median = _upper_median(out.columns["value_raw"] if isinstance(out, Columns)
-                               else [r["value_raw"] for r in out])
-        if median < 100:
-            result.warn(None, f"median raw latency {median:g} is implausibly low for nsec: "
-                              "this is probably a fio 2.x log in usec")
+    if kind in LATENCY_KINDS:
+        unit, assumed, evidence = _unit_in_file(out, proves_fio3)
+        result.tables["fio_log_samples"] = apply_latency_unit(out, unit, assumed, evidence)
+        if assumed:
+            result.warn(None, f"{UNIT_NOTE} {evidence}")
+        elif unit == "us":
+            result.warn(None, f"{UNIT_NOTE} {_UNIT_NAMES[unit]}, {evidence}")
     return result
+
+
+# --------------------------------------------------------------------------- latency unit
+
+# Every note about a latency log's unit starts so (ingest replaces the file's own note when the
+# run's other files decide the unit).
+UNIT_NOTE = "latency unit:"
+_UNIT_NAMES = {"ns": "nsec", "us": "usec"}
+# A median latency under this many nanoseconds is not storage IO (the fastest devices take
+# microseconds): such a log is in usec.
+_IMPLAUSIBLE_NS = 100
+
+
+def _unit_in_file(out, proves_fio3: bool) -> tuple[str, bool, str]:
+    """(unit, assumed, evidence) from the file alone: its layout, else its magnitudes, else
+    the documented assumption (nsec)."""
+    if proves_fio3:
+        return "ns", False, "layout: a priority column, which only fio >= 3.2 writes (nsec)"
+    median = _upper_median(out.columns["value_raw"] if isinstance(out, Columns) else [r["value_raw"] for r in out])
+    if median < _IMPLAUSIBLE_NS:
+        return "us", False, (f"magnitude: median raw value {median:g} would be {median:g} ns, implausible "
+                             "for storage IO, so the log is fio 2.x usec")
+    return "ns", True, ("assumed nsec (fio >= 3.0): the file does not say; a fio 2.x log is usec and "
+                        "would be 1000x larger than stored")
+
+
+def apply_latency_unit(rows, unit: str, assumed: bool, evidence: str):
+    """Latency samples read in ``unit`` ("ns" or "us"): value (usec) from value_raw, raw_unit,
+    value_unit_assumed and unit_evidence set on every row. Returns the rows (changed in place)."""
+    divisor = 1000.0 if unit == "ns" else 1.0
+    if isinstance(rows, Columns):
+        n = len(rows)
+        raw = rows.columns["value_raw"]
+        raw = raw if isinstance(raw, pa.Array) else pa.array(raw, pa.float64())
+        rows.columns.update({
+            "value": pc.divide(raw, divisor) if divisor != 1.0 else raw,
+            "raw_unit": pa.repeat(pa.scalar(unit, pa.string()), n),
+            "value_unit_assumed": pa.repeat(pa.scalar(assumed, pa.bool_()), n),
+            "unit_evidence": pa.repeat(pa.scalar(evidence, pa.string()), n),
+        })
+        return rows
+    for row in rows:
+        raw = row["value_raw"]
+        row.update(value=raw / divisor if divisor != 1.0 else raw, raw_unit=unit,
+                   value_unit_assumed=assumed, unit_evidence=evidence)
+    return rows
+
+
+def decide_run_units(chunks: dict) -> dict[str, str]:
+    """Decide the unit of latency logs the file alone could not settle (assumed, or read from
+    magnitudes) from the run's other fio outputs, in this order: the fio version of a JSON,
+    terse or text output of the same run (2.x writes usec, 3.x nsec), then Little's law (a
+    job's IOs in flight over its IOPS is its mean latency: the unit whose reading of the log's
+    median is within 10x of that, when the other is 100x off). ``chunks``: table -> lake
+    chunks of one run. Rows are changed in place; returns {source_path: note} per decided log."""
+    logs = [c for c in chunks.get("fio_log_samples", ()) if _open_unit(c.rows)]
+    if not logs:
+        return {}
+    jobs = chunks.get("fio_jobs", ())
+    decided = _by_version(jobs) or None
+    notes = {}
+    for chunk in logs:
+        unit, evidence = decided or _by_littles_law(chunk.rows, jobs) or (None, None)
+        if unit is None:
+            continue
+        before = chunk.rows[0]
+        if before["unit_evidence"].startswith("magnitude") and before["raw_unit"] != unit:
+            # two kinds of evidence disagree: the stronger one wins, and the note says so
+            evidence += f" (but its own {before['unit_evidence'].split(',')[0]}: check which fio wrote it)"
+        apply_latency_unit(chunk.rows, unit, False, evidence)
+        notes[chunk.provenance.get("source_path")] = f"{UNIT_NOTE} {_UNIT_NAMES[unit]}, {evidence}"
+    return notes
+
+
+def _open_unit(rows) -> bool:
+    """A latency log whose unit is assumed or came from magnitudes only."""
+    if not len(rows):
+        return False
+    first = rows[0]
+    evidence = first.get("unit_evidence") or ""
+    return first.get("log_kind") in LATENCY_KINDS and evidence.startswith(("assumed", "magnitude"))
+
+
+def _by_version(jobs) -> tuple[str, str] | None:
+    found = {}
+    for chunk in jobs:
+        version = chunk.provenance.get("tool_version")
+        m = re.match(r"(?:fio-)?(\d+)\.", version or "")
+        if m:
+            found.setdefault(int(m.group(1)), (version, chunk.provenance.get("source_path")))
+    if len(found) != 1:
+        return None   # none, or outputs of two fio generations: no single answer
+    major, (version, path) = next(iter(found.items()))
+    return ("us" if major < 3 else "ns"), f"fio version: {path} in the same run was written by fio {version}"
+
+
+def _by_littles_law(rows, jobs) -> tuple[str, str] | None:
+    expected = []   # (mean latency in usec that Little's law gives, how)
+    for chunk in jobs:
+        per_job: dict[tuple, list] = {}
+        for row in chunk.rows:
+            if row.get("is_aggregate") or not row.get("iops") or not row.get("outstanding_ios"):
+                continue
+            key = (row.get("doc_index"), row.get("job_index"))
+            entry = per_job.setdefault(key, [row.get("outstanding_ios"), 0.0, row.get("job_name")])
+            entry[1] += row["iops"]
+        for depth, iops, name in per_job.values():
+            expected.append((depth / iops * 1e6, f"job {name!r} of {chunk.provenance.get('source_path')}: "
+                                                 f"{depth} IOs in flight at {iops:g} IOPS"))
+    if not expected:
+        return None
+    median = _upper_median(rows.columns["value_raw"] if isinstance(rows, Columns) else [r["value_raw"] for r in rows])
+    off = {unit: min((max(v / want, want / v), how, want) for want, how in expected)
+           for unit, v in (("ns", median / 1000.0), ("us", median)) if v > 0}
+    fits = [u for u, (ratio, _, _) in off.items() if ratio <= 10]
+    if len(fits) != 1:   # the readings are 1000x apart: one fitting within 10x leaves the other 100x off
+        return None
+    unit = fits[0]
+    _, how, want = off[unit]
+    return unit, (f"Little's law: {how} means about {want:.3g} us per IO; the log's median raw "
+                  f"value {median:g} fits that in {_UNIT_NAMES[unit]}")
 
 
 def _upper_median(values: list[float] | pa.Array) -> float:

@@ -144,8 +144,10 @@ TABLES = {
             ("value", "float64", "KiB/s (bw), IO/s (iops) or microseconds (latencies); null when the kind is unknown"),
             ("value_raw", "float64", "The value as printed"),
             ("raw_unit", "string", "Unit of value_raw: KiB/s | IO/s | ns | us (null when the kind is unknown)"),
-            ("value_unit_assumed", "bool", "True when raw_unit is fio_log's documented assumption "
-             "(latency logs without fio 3.x's priority column: assumed ns), not read from the layout"),
+            ("value_unit_assumed", "bool", "True when raw_unit is fio_log's documented assumption (nsec) "
+             "because no evidence decided it (see unit_evidence)"),
+            ("unit_evidence", "string", "Latency logs: what decided raw_unit: layout (priority column), fio version "
+             "of another output of the run, Little's law with a job of the run, magnitude, or assumed"),
             ("direction", "string", "read | write | trim"),
             ("block_size_bytes", "int64", "0 when the sample is an average over sizes"),
             ("offset_bytes", "int64", ""),
