@@ -135,12 +135,7 @@ def _complete_fixtures() -> list:
         meta = json.loads(expected.read_text())
         source = expected.with_name(expected.name.removesuffix(".expected.json"))
         if source.is_file() and meta.get("status") in ("complete", "failed") and source.read_bytes().endswith(b"\n"):
-            # the go-tpc parser (written beside this work) still calls such a file cut short:
-            # strict, so this fails once it is fixed and the mark can go
-            marks = [pytest.mark.xfail(strict=True, reason="go_tpc marks a file lacking only its final "
-                                                           "newline incomplete (issue 18 follow-up)")] \
-                if meta["format"] == "go_tpc" else []
-            found.append(pytest.param(source, meta["format"], id=str(source.relative_to(FIXTURES)), marks=marks))
+            found.append(pytest.param(source, meta["format"], id=str(source.relative_to(FIXTURES))))
     return found
 
 
