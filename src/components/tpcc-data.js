@@ -35,3 +35,46 @@ export function markKnees(rows, knees, {x = "connections"} = {}) {
     return knee ? {...r, _knee: true} : r;
   });
 }
+
+/**
+ * The sweeps (rows of marts.fct_tpcc_sweep_knees) that the given TPC-C results are steps of:
+ * same fixed conditions, and for a connections sweep the same buffer pool (for a buffer-pool
+ * sweep the same connections). A run page uses it to say where its run sits in its sweep.
+ */
+export function sweepsOfResults(results, knees) {
+  return knees.filter((k) => {
+    const fixed = k.sweep_variable === "connections" ? "buffer_pool_gib" : k.sweep_variable === "buffer_pool_gib" ? "connections" : null;
+    return fixed !== null && results.some((r) => same(r[fixed], k[fixed]) && SWEEP_FIELDS.every((f) => same(r[f], k[f])) &&
+      typeof r[k.sweep_variable] === "number" && r[k.sweep_variable] >= k.min_load && r[k.sweep_variable] <= k.max_load);
+  });
+}
+
+const LOAD_WORDS = {connections: ["connection", "connections"], buffer_pool_gib: ["GiB buffer pool", "GiB buffer pool"]};
+const loadText = (variable, value, fmt) => {
+  const [one, many] = LOAD_WORDS[variable] ?? ["", ""];
+  return `${fmt(value)} ${value === 1 ? one : many}`.trim();
+};
+
+/**
+ * What stopped a sweep, in words, from the mart's columns: each stop condition that broke (with
+ * the load where it first broke), or the plateau after the knee; null when nothing stopped it
+ * within the steps measured. `fmt` formats numbers (the site's significant digits).
+ */
+export function sweepStops(k, fmt = String) {
+  const at = (v) => loadText(k.sweep_variable, v, fmt);
+  const stops = [];
+  if (k.first_failed_load !== null && k.first_failed_load !== undefined) stops.push(`a step failed at ${at(k.first_failed_load)}`);
+  if (k.first_cpu_break_load !== null && k.first_cpu_break_load !== undefined) stops.push(`CPU busy above ${fmt(k.cpu_limit_pct)} % from ${at(k.first_cpu_break_load)}`);
+  if (k.first_p95_break_load !== null && k.first_p95_break_load !== undefined) stops.push(`New-Order p95 above ${fmt(k.p95_limit_ms)} ms from ${at(k.first_p95_break_load)}`);
+  if (k.first_log_write_break_load !== null && k.first_log_write_break_load !== undefined) stops.push(`log write wait above ${fmt(k.log_write_limit_ms)} ms from ${at(k.first_log_write_break_load)}`);
+  if (k.is_knee_reached && k.knee_load !== null && k.knee_load !== undefined) {
+    stops.push(`throughput plateau: the step after ${at(k.knee_load)} gains ${fmt(k.knee_gain_to_next_pct)} % (less than ${fmt(k.knee_min_gain_pct)} %)`);
+  }
+  return stops.length ? stops : null;
+}
+
+/** Where a load sits against its sweep's knee: "before the knee", "the knee", "past the knee" (null without a knee). */
+export function kneePosition(load, k) {
+  if (!k.is_knee_reached || k.knee_load === null || k.knee_load === undefined || typeof load !== "number") return null;
+  return load < k.knee_load ? "before the knee" : load === k.knee_load ? "the knee" : "past the knee";
+}

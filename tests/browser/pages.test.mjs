@@ -269,6 +269,32 @@ describe("runs", () => {
   });
 });
 
+describe("a measured TPC-C sweep on its run pages", () => {
+  test("each step names its sweep's knee and what stopped it, as the knee mart says, and links to the sweep", async (t) => {
+    const knees = rowsOf(builtData("pages", "fct_tpcc_sweep_knees"))
+      .filter((k) => k.source_kind === "measured" && k.sweep_variable === "connections" && k.is_knee_reached);
+    if (!knees.length) return t.skip("no measured TPC-C sweep with a knee in this build");
+    const runs = catalog().runs.filter((r) => r.source_kind === "measured" && /-c\d+$/.test(r.run_id));
+    assert.ok(runs.length, "measured TPC-C runs are in the catalog");
+    // the last step of a sweep: past its knee when the sweep stopped on a plateau
+    const last = runs.map((r) => r.run_id).sort().filter((id) => /tpcc-mysql-w1-bp256m/.test(id)).at(-1) ?? runs.at(-1).run_id;
+    await onPage(runPage(last), {ready: "#run-sweep"}, async (page) => {
+      const rows = await page.locator("#run-sweep tbody tr").evaluateAll((trs) => trs.map((tr) => Object.fromEntries(
+        [...tr.cells].map((c) => [c.dataset.label, c.innerText.trim()]))));
+      const row = rows.find((r) => /^connections /.test(r.swept));
+      assert.ok(row, `no connections sweep in ${JSON.stringify(rows)}`);
+      const held = Number(row.held.match(/buffer pool ([\d.]+) GiB/)[1]);
+      const mart = knees.find((k) => Math.abs(k.buffer_pool_gib - held) < 1e-9 && row.swept.endsWith(`${k.step_count} steps`));
+      assert.ok(mart, `no knee row for buffer pool ${held}`);
+      assert.ok(row.knee.startsWith(`${mart.knee_load} connections`), `knee ${row.knee} vs mart ${mart.knee_load}`);
+      assert.match(row["stopped by"], new RegExp(`plateau: the step after ${mart.knee_load} connections`));
+      assert.match(row["this run"], /past the knee|the knee|before the knee/);
+      const href = await page.locator("#run-sweep a.sweep-link").first().getAttribute("href");
+      assert.match(href, /tpcc\?.*setup=host.*&bp=/);
+    });
+  });
+});
+
 describe("configs and home", () => {
   test("/configs opens on configurations that have results", async (t) => {
     const used = new Set(rowsOf(builtData("pages", "tpcc_results")).map((r) => r.db_config_id).filter(Boolean));
