@@ -50,6 +50,7 @@ deps: $(STAMPS)/python $(STAMPS)/node
 
 # Debian packages the tests drive for real. Installed when missing and we may (root/sudo).
 TEST_PROGRAMS := chromium:chromium fio:fio iostat:sysstat mpstat:sysstat java:openjdk-17-jre-headless
+# (MariaDB and go-tpc below: installed when missing and we may; their test skips otherwise)
 system-deps:
 	@missing=""; for pair in $(TEST_PROGRAMS); do \
 	  prog=$${pair%%:*}; pkg=$${pair##*:}; \
@@ -62,6 +63,22 @@ system-deps:
 	  echo "installing Debian packages:$$missing"; \
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing >/dev/null; \
 	fi
+	@$(MAKE) --no-print-directory $(GO_TPC)
+	@command -v mariadbd >/dev/null 2>&1 || test -x /usr/sbin/mariadbd || { \
+	  if [ "$$(id -u)" = 0 ]; then SUDO=""; elif command -v sudo >/dev/null && sudo -n true 2>/dev/null; then SUDO=sudo; \
+	  else echo "note: MariaDB is not installed (apt-get install mariadb-server): the real TPC-C test will be skipped"; exit 0; fi; \
+	  echo "installing Debian packages: mariadb-server (the real TPC-C test starts a throwaway server)"; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq mariadb-server >/dev/null; }
+
+# go-tpc for the real TPC-C test: pinned, from the Go module proxy, cached under .cache/go-tpc
+# (the test finds it there; GO_TPC=path overrides). Built only when missing.
+GO_TPC_VERSION := v1.0.7
+GO_TPC := .cache/go-tpc/go-tpc
+$(GO_TPC):
+	@GO=$$(command -v go || echo /usr/local/go/bin/go); \
+	if [ ! -x "$$GO" ]; then echo "note: no Go toolchain: go-tpc not installed, the real TPC-C test will be skipped"; exit 0; fi; \
+	echo "installing go-tpc $(GO_TPC_VERSION) into $(dir $@)"; \
+	GOBIN=$(CURDIR)/$(dir $@) $$GO install github.com/pingcap/go-tpc/cmd/go-tpc@$(GO_TPC_VERSION)
 
 # ---------------------------------------------------------------- pipeline
 
@@ -86,7 +103,7 @@ test: deps system-deps spark-deps
 	@$(MAKE) --no-print-directory test-python test-js test-dbt test-spark test-browser
 
 test-python: $(STAMPS)/python
-	$(BIN)/python -m pytest -q -m "not spark"
+	$(BIN)/python -m pytest -q -m "not spark" --durations=15
 
 # The bundled data through the whole pipeline: ingest, dbt build (models, data tests, unit
 # tests), site build. Any ingest error fails the run: bundled data must read cleanly.

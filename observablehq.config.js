@@ -34,6 +34,26 @@ function warehousePaths() {
   return paths;
 }
 
+// Content-Security-Policy carried by every page itself (static hosting sends no headers):
+// the pages fetch only from this site (connect-src 'self'), whatever a link's ?q= asks the SQL
+// console to do. 'unsafe-inline' scripts: Framework writes each page's cells as an inline
+// module; 'unsafe-eval': Vega compiles chart expressions with Function(); 'wasm-unsafe-eval' and
+// worker-src: DuckDB-WASM's module worker and its wasm, both served by this site; blob: for
+// downloads made in the page (CSV, chart export). A meta policy cannot set frame-ancestors.
+const CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "script-src 'self' 'unsafe-inline' 'unsafe-eval' 'wasm-unsafe-eval'",
+  "worker-src 'self' blob:",
+  "connect-src 'self'",
+  "img-src 'self' data: blob:",
+  "style-src 'self' 'unsafe-inline'",
+  "font-src 'self' data:",
+  "media-src 'self' blob:",
+  "object-src 'none'",
+  "base-uri 'self'",
+  "form-action 'self'"
+].join("; ");
+
 export default {
   root,
   // IOPSCOPE_DIST lets a second checkout or a test build elsewhere without clobbering dist/.
@@ -59,7 +79,8 @@ export default {
   // The favicon (none: avoids a 404), and for keyboard users: a "skip to main content" link as
   // the first stop of every page, and no stop on the sidebar toggle (a checkbox hidden under the
   // open sidebar; the sidebar's links open it on focus, so the keyboard never needs it).
-  head: `<link rel="icon" href="data:,">
+  head: `<meta http-equiv="Content-Security-Policy" content="${CONTENT_SECURITY_POLICY}">
+<link rel="icon" href="data:,">
 <script>
 document.addEventListener("DOMContentLoaded", () => {
   const main = document.getElementById("observablehq-main");

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import builtins
 import datetime as dt
 import json
 import os
@@ -25,12 +26,17 @@ def _paths(args):
 def cmd_parse(args) -> int:
     from iopscope import parsers
     from iopscope.ingest import parse_file
+    from iopscope.redact import mask
+
+    def print(text: str = "", **kwargs) -> None:  # everything shown is masked like the lake
+        builtins.print(mask(text), **kwargs)
 
     path = Path(args.file)
     try:
         module, result, _ = parse_file(path, fmt=args.format, tool=args.tool)
     except (parsers.ParseError, KeyError, OSError) as exc:
-        reason = exc.args[0] if isinstance(exc, KeyError) else str(exc)
+        reason = exc.args[0] if isinstance(exc, KeyError) else \
+            exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         print(f"{path}: rejected: {reason}", file=sys.stderr)
         return 2
     summary = {
@@ -74,6 +80,14 @@ def cmd_ingest(args) -> int:
     from iopscope import pipeline
 
     paths = _paths(args)
+    only = [Path(p) for p in args.paths]
+    outside = pipeline.outside_raw_root(paths, only)
+    if outside:
+        for path, why in outside:
+            print(f"{path}: {why}", file=sys.stderr)
+        print(f"nothing ingested: give files or folders under the raw root {paths.raw} "
+              "(or another root with --raw)", file=sys.stderr)
+        return 2
     started = time.monotonic()
     if args.engine == "spark":
         from iopscope import spark_ingest
@@ -87,10 +101,10 @@ def cmd_ingest(args) -> int:
 
             env = {**os.environ, **paths.env()}
             return subprocess.run([str(python), "-m", "iopscope.cli", *sys.argv[1:]], env=env).returncode
-        report = spark_ingest.ingest(paths.raw, paths.lake, only=[Path(p) for p in args.paths] or None, force=args.force)
+        report = spark_ingest.ingest(paths.raw, paths.lake, only=only or None, force=args.force)
     else:
-        report = pipeline.ingest(paths, only=[Path(p) for p in args.paths] or None, force=args.force,
-                                 show_progress=not args.quiet)
+        report = pipeline.ingest(paths, only=only or None, force=args.force,
+                                 show_progress=not args.quiet, wait_s=args.wait)
     pipeline.print_ingest_report(report, time.monotonic() - started)
     return 1 if report.failed else 0
 
@@ -100,9 +114,9 @@ def cmd_build(args) -> int:
 
     stages = tuple(s for s in ("ingest", "dbt", "site") if s not in (args.skip or []))
     try:
-        return pipeline.build(_paths(args), stages=stages, force=args.force, engine=args.engine)
+        return pipeline.build(_paths(args), stages=stages, force=args.force, wait_s=args.wait, engine=args.engine)
     except (pipeline.StageError, RuntimeError) as exc:
-        pipeline.console.print(f"[red]failed:[/] {exc}")
+        pipeline.console.print(f"[red]failed:[/] {pipeline.escape(str(exc))}")
         return 2
 
 
@@ -118,11 +132,11 @@ def cmd_dbt(args) -> int:
             else:
                 spark_warehouse.dbt(_paths(args), args.dbt_args or ["build"])
         elif args.update or args.full:
-            mode = pipeline.build_warehouse(_paths(args), full=args.full)
+            mode = pipeline.build_warehouse(_paths(args), full=args.full, wait_s=args.wait)
             print(f"warehouse: {mode} build", file=sys.stderr)
         else:
             target = ["--target", args.target] if args.target else []
-            pipeline.dbt(_paths(args), (args.dbt_args or ["build"]) + target)
+            pipeline.dbt(_paths(args), (args.dbt_args or ["build"]) + target, wait_s=args.wait)
     except (pipeline.StageError, RuntimeError) as exc:
         print(exc, file=sys.stderr)
         return 2
@@ -153,6 +167,12 @@ def main(argv: list[str] | None = None) -> int:
         p.add_argument("--warehouse", help="DuckDB warehouse file (default data/warehouse/iopscope.duckdb)")
         return p
 
+    def with_wait(p):
+        p.add_argument("--wait", type=_wait_seconds, default=600.0, metavar="SECONDS",
+                       help="how long to wait for a lock another ingest or build holds "
+                            "(default 600; 'forever' waits as long as it takes)")
+        return p
+
     p = sub.add_parser("parse", help="show what the parser reads in one file")
     p.add_argument("file")
     p.add_argument("--tool", help="only consider parsers of this tool (fio, iostat, tpcc-mysql ...)")
@@ -161,7 +181,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--head", type=int, default=3, help="records to show per table")
     p.set_defaults(func=cmd_parse)
 
-    p = with_locations(sub.add_parser("ingest", help="ingest a raw tree (or some runs of it) into the lake"))
+    p = with_wait(with_locations(sub.add_parser("ingest", help="ingest a raw tree (or some runs of it) into the lake")))
     p.add_argument("paths", nargs="*", help="only these files or folders (under the raw root)")
     p.add_argument("--force", action="store_true", help="re-parse even unchanged runs")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -170,7 +190,7 @@ def main(argv: list[str] | None = None) -> int:
                         "local[2]); the same lake (docs/scale-out.md)")
     p.set_defaults(func=cmd_ingest)
 
-    p = with_locations(sub.add_parser("build", help="ingest, dbt build and site build, in order"))
+    p = with_wait(with_locations(sub.add_parser("build", help="ingest, dbt build and site build, in order")))
     p.add_argument("--skip", action="append", choices=("ingest", "dbt", "site"), help="skip a stage")
     p.add_argument("--force", action="store_true", help="re-parse even unchanged runs and rebuild the warehouse in full")
     p.add_argument("--engine", choices=("duckdb", "spark"), default="duckdb",
@@ -178,7 +198,7 @@ def main(argv: list[str] | None = None) -> int:
                         "docs/scale-out.md)")
     p.set_defaults(func=cmd_build)
 
-    p = with_locations(sub.add_parser("dbt", help="run dbt with the project's profile (default: build)"))
+    p = with_wait(with_locations(sub.add_parser("dbt", help="run dbt with the project's profile (default: build)")))
     p.add_argument("--update", action="store_true",
                    help="what `iopscope build` runs: incremental `dbt run` when the warehouse was built by this "
                         "project and parser set, else a full `dbt build` into a fresh file (docs/warehouse.md)")
@@ -206,7 +226,46 @@ def main(argv: list[str] | None = None) -> int:
     register_bench(sub)
 
     args = parser.parse_args(argv)
-    return args.func(args)
+    return _run(args)
+
+
+def _wait_seconds(text: str) -> float | None:
+    if text.strip().lower() in ("forever", "inf", "none"):
+        return None
+    seconds = float(text)
+    if seconds < 0:
+        raise argparse.ArgumentTypeError("must be >= 0 seconds or 'forever'")
+    return seconds
+
+
+class _Terminated(BaseException):
+    """SIGTERM (timeout, systemd, kill) as an exception, so `finally` blocks still run."""
+
+
+def _on_sigterm(signum, frame):
+    raise _Terminated()
+
+
+def _run(args) -> int:
+    """Run a subcommand; an interrupt or a lock given up on is one line, not a traceback."""
+    import signal
+
+    from iopscope.locks import LockTimeout
+
+    previous = signal.signal(signal.SIGTERM, _on_sigterm)
+    try:
+        return args.func(args)
+    except KeyboardInterrupt:
+        print(f"\niopscope {args.command}: interrupted", file=sys.stderr)
+        return 130
+    except _Terminated:
+        print(f"iopscope {args.command}: terminated", file=sys.stderr)
+        return 143
+    except LockTimeout as exc:
+        print(f"iopscope {args.command}: {exc}", file=sys.stderr)
+        return 3
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def cmd_formats(args) -> int:

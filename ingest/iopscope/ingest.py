@@ -12,11 +12,13 @@ size and mtime are those recorded with its hash is not read again (``--force`` r
 
 from __future__ import annotations
 
+import errno
 import functools
 import hashlib
 import inspect
 import json
 import os
+import stat
 import traceback
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -25,7 +27,9 @@ from typing import Any, Callable, Iterable
 
 from iopscope import parsers, tables
 from iopscope.lake import Chunk, ConformError, Lake
+from iopscope.locks import DEFAULT_WAIT_S
 from iopscope.manifest import MANIFEST_NAMES, Manifest, ManifestError, read_manifest
+from iopscope.redact import mask, mask_table
 from iopscope.run_facts import manifest_rows
 
 # Bump when the ingest layer itself changes what it writes (forces a full re-ingest).
@@ -41,6 +45,8 @@ class RunFolder:
     collection: str          # first path component under the raw root
     manifest_path: Path | None
     files: list[Path]
+    # entries of the run's folders that were not read (see _classify), each reported as a FileError
+    problems: list["FileError"] = field(default_factory=list)
 
 
 @dataclass
@@ -49,6 +55,9 @@ class FileError:
     line: int | None
     reason: str
     severity: str = "error"
+
+    def __post_init__(self) -> None:
+        self.reason = mask(self.reason)  # reasons quote file text, which may hold a password
 
     def __str__(self) -> str:
         where = f"{self.path}:{self.line}" if self.line else self.path
@@ -72,9 +81,25 @@ class IngestReport:
         return bool(self.errors)
 
 
+def open_regular(path: Path):
+    """``open(path, "rb")`` that refuses anything but a regular file without blocking: opening
+    a FIFO for reading waits for a writer forever, so it is opened non-blocking and its type
+    checked on the open descriptor (no window between the check and the open)."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            raise OSError(errno.EINVAL, f"not a regular file ({_kind_name(mode)})", str(path))
+        os.set_blocking(fd, True)
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
 def sha256_file(path: Path) -> str:
     digest = hashlib.sha256()
-    with open(path, "rb") as fh:
+    with open_regular(path) as fh:
         for chunk in iter(lambda: fh.read(1 << 20), b""):
             digest.update(chunk)
     return digest.hexdigest()
@@ -93,40 +118,107 @@ def _ignored_name(name: str) -> bool:
 
 
 def discover_runs(raw_root: Path) -> list[RunFolder]:
-    """Every run folder under raw_root, sorted by path so output order never depends on the OS."""
+    """Every run folder under raw_root, sorted by path so output order never depends on the OS.
+
+    Entries that cannot be read as a regular file under the raw root (a folder without read
+    permission, a symlink loop or one leading outside the raw root, a FIFO, a socket, a device)
+    are not read: each becomes one problem of the run it would belong to, and the walk goes on."""
     raw_root = raw_root.resolve()
     runs: list[RunFolder] = []
 
     # Strings, not Paths, while walking: a Path per directory entry was most of the CPU of a
     # no-op ingest of 54,000 files. Only the files kept become Paths.
-    cut = len(str(raw_root).rstrip("/")) + 1
+    root_text = str(raw_root).rstrip("/")
+    cut = len(root_text) + 1
 
-    def walk(folder: str, owner: RunFolder | None) -> None:
-        entries = sorted(os.scandir(folder), key=lambda e: e.name)
+    def walk(folder: str, owner: RunFolder | None, entries: list[os.DirEntry]) -> None:
         by_name = {e.name: e for e in entries}
         manifest = next((Path(by_name[n].path) for n in MANIFEST_NAMES
-                         if n in by_name and by_name[n].is_file()), None)
+                         if n in by_name and _classify(by_name[n], root_text)[0] == "file"), None)
         rel = folder[cut:] or "."
         if manifest is not None:
             owner = RunFolder(_key(rel), rel, _collection(rel), manifest, [])
             runs.append(owner)
         loose: RunFolder | None = None
+
+        def holder() -> RunFolder:
+            nonlocal loose
+            if owner is not None:
+                return owner
+            if loose is None:
+                loose = RunFolder(_key(rel), rel, _collection(rel), None, [])
+                runs.append(loose)
+            return loose
+
         for entry in entries:
-            if entry.is_dir(follow_symlinks=False):
-                if not entry.name.startswith("."):
-                    walk(entry.path, owner)
-            elif entry.is_file() and not _ignored_name(entry.name):
-                if owner is not None:
-                    owner.files.append(Path(entry.path))
-                else:
-                    if loose is None:
-                        loose = RunFolder(_key(rel), rel, _collection(rel), None, [])
-                        runs.append(loose)
-                    loose.files.append(Path(entry.path))
+            if entry.name.startswith("."):
+                continue
+            kind, reason = _classify(entry, root_text)
+            if kind != "dir" and _ignored_name(entry.name):
+                continue
+            if kind == "dir":
+                try:
+                    below = sorted(os.scandir(entry.path), key=lambda e: e.name)
+                except OSError as exc:
+                    holder().problems.append(FileError(entry.path[cut:], None,
+                                             f"folder not read ({exc.strerror}): the files in it are not ingested"))
+                    continue
+                walk(entry.path, owner, below)
+            elif kind == "file":
+                holder().files.append(Path(entry.path))
+            else:
+                holder().problems.append(FileError(entry.path[cut:], None, reason,
+                                                   "warning" if kind == "skipped" else "error"))
 
     if raw_root.is_dir():
-        walk(str(raw_root), None)
+        walk(root_text, None, sorted(os.scandir(root_text), key=lambda e: e.name))
     return sorted(runs, key=lambda r: r.rel_dir)
+
+
+_NOT_REGULAR = ((stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISSOCK, "a socket"),
+                (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"))
+
+
+def _classify(entry: os.DirEntry, root_text: str) -> tuple[str, str | None]:
+    """("dir" | "file", None) for what the walk reads, else ("error" | "skipped", reason).
+
+    A symlink is followed only to a regular file inside the raw root: a loop, a dangling link
+    or one leading outside the root is an error (raw data must not depend on what else the
+    machine holds); a link to a folder is skipped with a warning (its files would be read
+    twice). Only symlinks and unusual entries cost a system call (the rest is the d_type the
+    directory listing already carries)."""
+    if not entry.is_symlink():
+        if entry.is_dir(follow_symlinks=False):
+            return "dir", None
+        if entry.is_file(follow_symlinks=False):
+            return "file", None
+        return "error", f"not read: {_kind_of(entry.path)}, not a regular file"
+    try:
+        st = os.stat(entry.path)
+    except OSError as exc:
+        what = "a symlink loop" if exc.errno == errno.ELOOP else f"a dangling symlink ({exc.strerror})"
+        return "error", f"not read: {what}"
+    target = os.path.realpath(entry.path)
+    if not (target + "/").startswith(root_text + "/"):
+        return "error", f"not followed: symlink leads outside the raw root (to {target})"
+    if stat.S_ISDIR(st.st_mode):
+        return "skipped", f"not followed: symlink to a folder ({target[len(root_text) + 1:] or '.'})"
+    if not stat.S_ISREG(st.st_mode):
+        return "error", f"not read: symlink to {_kind_of(entry.path)}, not a regular file"
+    return "file", None
+
+
+def _kind_of(path: str) -> str:
+    try:
+        return _kind_name(os.stat(path).st_mode)
+    except OSError:
+        return "an unreadable entry"
+
+
+def _kind_name(mode: int) -> str:
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    return next((name for test, name in _NOT_REGULAR if test(mode)), "an entry of another kind")
 
 
 def _collection(rel_dir: str) -> str:
@@ -142,7 +234,7 @@ def _parser_fingerprint() -> str:
 
 def read_text(path: Path) -> tuple[str, str | None]:
     """File text and, if it was not UTF-8, a warning. Never modifies the file."""
-    with open(path, "rb") as fh:
+    with open_regular(path) as fh:
         raw = fh.read()
     try:
         return raw.decode("utf-8"), None
@@ -211,8 +303,10 @@ class RunRows:
 
 class Ingestor:
     def __init__(self, raw_root: Path, lake_root: Path, force: bool = False,
-                 on_progress: Callable[[int, int, str], None] | None = None) -> None:
+                 on_progress: Callable[[int, int, str], None] | None = None,
+                 wait_s: float | None = DEFAULT_WAIT_S) -> None:
         self.raw_root = Path(raw_root).resolve()
+        self.wait_s = wait_s  # how long to wait for the lake's lock (None: forever)
         self._root_prefix = str(self.raw_root).rstrip("/") + "/"
         self.lake = Lake(Path(lake_root))
         self.force = force
@@ -220,9 +314,12 @@ class Ingestor:
 
     def run(self, only: Iterable[Path] | None = None) -> IngestReport:
         report = IngestReport()
-        with self.lake.locked():
+        with self.lake.locked(self.wait_s):
             self.lake.ensure_schemas()
             state = self.lake.load_state()
+            if self.lake.needs_sweep:   # parts a killed ingest never recorded, older temp files
+                self.lake.sweep({(table, _collection(entry["dir"]), key)
+                                 for key, entry in state["runs"].items() for table in entry["tables"]})
             if self.force or state.get("fingerprint") != _parser_fingerprint():
                 previous = state.get("runs", {})
                 state = {"fingerprint": _parser_fingerprint(), "runs": previous}
@@ -274,7 +371,8 @@ class Ingestor:
         names = sorted(set(rows.tables()) | set((previous or {}).get("tables", [])))
         try:
             # every table is typed before any part is written: a run is replaced whole or not at all
-            parts = {name: self.lake.build_part(name, rows.chunks.get(name, [])) for name in names}
+            # every string column masked (redact.py): no password reaches the lake
+            parts = {name: mask_table(self.lake.build_part(name, rows.chunks.get(name, []))) for name in names}
         except ConformError as exc:
             # a parser produced a value its table cannot hold (a parser bug): the run keeps its
             # previous parts and state entry (so the next ingest tries again), the batch goes on
@@ -313,14 +411,22 @@ class Ingestor:
         for path in paths:
             rel = self._rel(path)
             name = rel.removeprefix(prefix)
-            st = path.stat()
-            was = old.get(name)
-            if was is not None and was[1] == st.st_size and was[2] == st.st_mtime_ns:
-                sha = was[0]
-            else:
-                sha = sha256_file(path)
+            try:
+                st = path.stat()
+                was = old.get(name)
+                if was is not None and was[1] == st.st_size and was[2] == st.st_mtime_ns:
+                    sha = was[0]
+                else:
+                    sha = sha256_file(path)
+            except OSError as exc:
+                # unreadable or gone since discovery: one problem of the run (reported by
+                # _parse_run, and in `files` so that the run is parsed again once it can be read)
+                run.problems.append(FileError(rel, None, _unreadable_reason(exc)))
+                continue
             hashes[rel] = sha
             files[name] = [sha, st.st_size, st.st_mtime_ns]
+        for problem in run.problems:
+            files[problem.path.removeprefix(prefix)] = [f"!{problem.reason}", -1, -1]
         return hashes, files
 
     def _rel(self, path: Path) -> str:
@@ -337,13 +443,16 @@ class Ingestor:
         errors: list[FileError] = []
         manifest: Manifest | None = None
         run_id = run.rel_dir if run.rel_dir != "." else "_root"
-        if run.manifest_path:
+        errors.extend(run.problems)
+        if run.manifest_path and self._rel(run.manifest_path) in hashes:
             rel = self._rel(run.manifest_path)
             try:
                 manifest = read_manifest(run.manifest_path)
                 run_id = manifest.run_id
             except ManifestError as exc:
-                errors.append(FileError(rel, None, str(exc).split(": ", 1)[1]))
+                errors.extend(FileError(rel, p.line, p.describe()) for p in exc.problems)
+            except OSError as exc:
+                errors.append(FileError(rel, None, _unreadable_reason(exc)))
         manifest_rel = self._rel(run.manifest_path) if run.manifest_path else None
         provenance = {"run_id": run_id, "parser": None, "parser_version": None, "tool_version": None,
                       "source_path": manifest_rel,
@@ -356,6 +465,8 @@ class Ingestor:
             declared = manifest.files.get(rel_to_run, {}) if manifest else {}
             if declared.get("role") == "ignore":
                 continue
+            if rel not in hashes:
+                continue  # not readable: already one of run.problems
             file_rows, file_errors = self._parse_one(path, rel, hashes[rel], declared, run_id, report)
             rows.extend(file_rows)
             errors.extend(file_errors)
@@ -418,6 +529,10 @@ class Ingestor:
                         records=result.record_count)
         rows.add_record("ingest_files", file_row)
         return rows, errors
+
+
+def _unreadable_reason(exc: OSError) -> str:
+    return f"not read: {exc.strerror or exc}"
 
 
 def _within(path: Path, parent: Path) -> bool:

@@ -6,21 +6,27 @@ Layout (one folder per table, partitioned by collection = first folder under the
     <lake>/<table>/collection=_schema/schema.parquet           zero rows: the table's columns
     <lake>/_state.json                                         what is in the lake, per run
     <lake>/_state.<generation>.jsonl                           changes since _state.json
-    <lake>/.lock                                               held while an ingest writes
+    <lake>/.lock                                               exclusive: an ingest writes;
+                                                               shared: a warehouse build reads
+    <lake>/.staging/                                           temp files of the writer
 
 The zero-row schema file means every table exists (with its columns) even before any run
 has rows for it, so SQL over the lake never fails on an empty glob.
+
+Temp files are written in ``.staging/`` and renamed into place, so a reader's glob
+(``<table>/*/*.parquet``) only ever matches committed parts. ``.staging/`` is empty between
+ingests; the writer after one that did not finish empties it and removes parts that no
+recorded run owns (see :meth:`Lake.locked` and :meth:`Lake.sweep`).
 """
 
 from __future__ import annotations
 
 import contextlib
 import datetime as dt
-import fcntl
 import json
 import os
+import shutil
 import tempfile
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Mapping
@@ -29,7 +35,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
-from iopscope import tables
+from iopscope import locks, tables
 from iopscope.parsers.base import Columns
 from iopscope.units import EXACT_INT_LIMIT, to_bool, to_float, to_int
 
@@ -37,6 +43,9 @@ SCHEMA_PARTITION = "_schema"
 STATE_FILE = "_state.json"
 JOURNAL_MIN_BYTES = 1 << 20   # below this the journal never triggers a snapshot rewrite
 LOCK_FILE = ".lock"
+STAGING_DIR = ".staging"
+WRITING_MARK = "ingest-running"   # in STAGING_DIR while a writer works (left behind if it died)
+LEGACY_TEMP_PREFIX = ".tmp-"   # temp parts of iopscope <= 0.1 lived beside the parts
 
 _ARROW = {
     "string": pa.string(),
@@ -284,9 +293,13 @@ def _dictionary_columns(table: pa.Table) -> list[str]:
     return chosen
 
 
-def _atomic_write(table: pa.Table, path: Path) -> None:
+def _atomic_write(table: pa.Table, path: Path, staging: Path | None = None) -> None:
+    """Write ``path`` whole or not at all: into a temp file in ``staging`` (a folder on the same
+    filesystem that no reader globs), then renamed over ``path``."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".parquet", dir=path.parent)
+    staging = staging or path.parent
+    staging.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f"{path.parent.parent.name}-", suffix=".parquet.tmp", dir=staging)
     os.close(fd)
     try:
         # No statistics timestamps, options chosen by the row count only: the same rows give
@@ -307,6 +320,7 @@ class Lake:
         # journal bookkeeping, known once load_state or save_state has run
         self._generation: int | None = None
         self._snapshot_bytes = self._journal_bytes = 0
+        self.needs_sweep = False   # set by locked(): the last writer did not finish
 
     # -- layout
     def part_path(self, table: str, collection: str, run_key: str) -> Path:
@@ -321,7 +335,7 @@ class Lake:
                 with contextlib.suppress(Exception):
                     if pq.read_schema(path).equals(empty.schema, check_metadata=False):
                         continue
-            _atomic_write(empty, path)
+            _atomic_write(empty, path, self.staging)
 
     # -- writing
     @staticmethod
@@ -340,7 +354,7 @@ class Lake:
             with contextlib.suppress(FileNotFoundError):
                 path.unlink()
             return None
-        _atomic_write(table, path)
+        _atomic_write(table, path, self.staging)
         return path
 
     def remove_parts(self, paths: Iterable[str]) -> None:
@@ -410,7 +424,8 @@ class Lake:
         generation = previous + 1
         state["generation"] = generation
         blob = json.dumps(state, separators=(",", ":"), sort_keys=True).encode()
-        fd, tmp = tempfile.mkstemp(prefix=".tmp-state-", dir=self.root)
+        self.staging.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix="state-", suffix=".tmp", dir=self.staging)
         try:
             with os.fdopen(fd, "wb") as fh:
                 fh.write(blob)
@@ -427,24 +442,76 @@ class Lake:
     def _journal_path(self) -> Path:
         return self.root / f"_state.{self._generation or 0}.jsonl"
 
+    @property
+    def staging(self) -> Path:
+        return self.root / STAGING_DIR
+
     @contextlib.contextmanager
-    def locked(self, timeout_s: float = 600.0) -> Iterator[None]:
-        """Exclusive lock so two ingests never write the same lake at once (the second waits)."""
-        self.root.mkdir(parents=True, exist_ok=True)
-        with open(self.root / LOCK_FILE, "a+") as fh:
-            deadline = time.monotonic() + timeout_s
-            while True:
-                try:
-                    fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                    break
-                except BlockingIOError:
-                    if time.monotonic() > deadline:
-                        raise TimeoutError(f"another ingest holds {self.root / LOCK_FILE}") from None
-                    time.sleep(0.1)
+    def locked(self, wait_s: float | None = locks.DEFAULT_WAIT_S, purpose: str = "ingest") -> Iterator[None]:
+        """Exclusive lock so two writers never write the lake at once, and no warehouse build
+        reads it half-written (a build holds it shared, see :meth:`reading`).
+
+        ``.staging/`` stays between ingests, empty. While a writer holds the lock it also holds
+        the mark ``.staging/ingest-running``, removed only when the block ends normally: found
+        at the next start, it says the last writer died or was stopped mid-way, and
+        ``needs_sweep`` tells the caller to run :meth:`sweep` (so does a lake written before
+        ``.staging/`` existed). Temp files are removed however the block ends (SIGKILL
+        aside: the next writer removes those)."""
+        with locks.hold(self.root / LOCK_FILE, purpose, wait_s=wait_s):
+            mark = self.staging / WRITING_MARK
+            self.needs_sweep = not self.staging.is_dir() or mark.exists()
+            _empty_folder(self.staging)
+            self.staging.mkdir(parents=True, exist_ok=True)
+            mark.touch()
             try:
                 yield
-            finally:
-                fcntl.flock(fh, fcntl.LOCK_UN)
+            except BaseException:
+                _empty_folder(self.staging, keep=WRITING_MARK)
+                raise
+            _empty_folder(self.staging)
+
+    def reading(self, wait_s: float | None = locks.DEFAULT_WAIT_S, purpose: str = "warehouse build"):
+        """Shared lock: readers that must see one consistent lake (a dbt build) hold it while
+        they read; writers wait until they are done, and they wait for writers."""
+        self.root.mkdir(parents=True, exist_ok=True)
+        return locks.hold(self.root / LOCK_FILE, purpose, shared=True, wait_s=wait_s)
+
+    def sweep(self, owned: set[tuple[str, str, str]]) -> list[Path]:
+        """Remove what no recorded run owns (``owned``: (table, collection, run key) of every
+        part the state records): temp parts of older versions (``.tmp-*`` beside the parts) and
+        parts of a run that a killed ingest wrote but never recorded (its folder since gone).
+        Only under :meth:`locked`. Lists the partitions (names only: no stat, no Path per
+        entry), cheap next to the stat of every raw file that each ingest does anyway."""
+        removed = []
+        prefix = f"{tables.PARTITION_COLUMN}="
+        for table in tables.ALL:
+            table_dir = self.root / table
+            if not table_dir.is_dir():
+                continue
+            for partition in os.scandir(table_dir):
+                if not partition.is_dir() or not partition.name.startswith(prefix):
+                    continue
+                collection = partition.name[len(prefix):]
+                for part in os.scandir(partition.path):
+                    name = part.name
+                    legacy_temp = name.startswith(LEGACY_TEMP_PREFIX)
+                    orphan = (name.startswith("run-") and name.endswith(".parquet")
+                              and (table, collection, name[4:-8]) not in owned)
+                    if legacy_temp or orphan:
+                        Path(part.path).unlink(missing_ok=True)
+                        removed.append(Path(part.path))
+        return removed
+
+
+def _empty_folder(folder: Path, keep: str | None = None) -> None:
+    with contextlib.suppress(FileNotFoundError):
+        for entry in os.scandir(folder):
+            if entry.name == keep:
+                continue
+            if entry.is_dir(follow_symlinks=False):
+                shutil.rmtree(entry.path, ignore_errors=True)
+            else:
+                Path(entry.path).unlink(missing_ok=True)
 
 
 def _upgrade_state(state: dict[str, Any]) -> dict[str, Any]:

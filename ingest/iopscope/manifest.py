@@ -30,6 +30,7 @@ Example::
 from __future__ import annotations
 
 import datetime as dt
+import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -44,11 +45,32 @@ FILE_ROLES = ("result", "system", "job", "log", "other", "ignore")
 STATUSES = ("complete", "incomplete", "interrupted", "failed")
 
 
+@dataclass
+class Problem:
+    """One key of a manifest that does not meet the schema; ``line`` is 1-based when known."""
+
+    key: str
+    expected: str
+    got: Any = None
+    line: int | None = None
+
+    def describe(self) -> str:
+        got_text = "" if self.got is None else f", got {self.got!r}"
+        return f"key '{self.key}': expected {self.expected}{got_text}"
+
+
 class ManifestError(ValueError):
-    def __init__(self, path: Path | str, key: str, expected: str, got: Any = None) -> None:
-        self.path, self.key, self.expected = str(path), key, expected
-        got_text = "" if got is None else f", got {got!r}"
-        super().__init__(f"{path}: key '{key}': expected {expected}{got_text}")
+    """Every problem of one manifest at once (a run.toml with three typos is reported whole, not
+    one typo per rerun). ``str()`` is one line per problem: ``path[:line]: key 'k': expected ...``."""
+
+    def __init__(self, path: Path | str, key: str = "", expected: str = "", got: Any = None,
+                 problems: list[Problem] | None = None) -> None:
+        self.path = str(path)
+        self.problems = problems if problems is not None else [Problem(key, expected, got)]
+        first = self.problems[0]
+        self.key, self.expected = first.key, first.expected
+        super().__init__("\n".join(
+            f"{self.path}{f':{p.line}' if p.line else ''}: {p.describe()}" for p in self.problems))
 
 
 # key -> (type name, extra constraint). Types: str, int, float, bool, datetime, list[str],
@@ -150,34 +172,94 @@ def _check(path: Path, key: str, value: Any, spec: Any) -> Any:
 
 
 def _check_table(path: Path, prefix: str, data: dict, schema: dict) -> dict:
+    """Check every key, collecting every problem before raising (nested tables included)."""
     out = {}
+    problems: list[Problem] = []
     for key, value in data.items():
         full = f"{prefix}.{key}" if prefix else key
-        if key not in schema:
-            raise ManifestError(path, full, f"one of the known keys ({', '.join(schema)})", None)
-        out[key] = _check(path, full, value, schema[key])
+        try:
+            if key not in schema:
+                raise ManifestError(path, full, f"one of the known keys ({', '.join(schema)})", None)
+            out[key] = _check(path, full, value, schema[key])
+        except ManifestError as exc:
+            problems.extend(exc.problems)
+    if problems:
+        raise ManifestError(path, problems=problems)
     return out
 
 
 def parse_manifest(text: str, path: Path | str = "run.toml") -> Manifest:
-    """Validate manifest text. Raises ManifestError naming the file and key."""
+    """Validate manifest text. Raises ManifestError naming the file, and for each problem the
+    key, its line and what was expected."""
     path = Path(path)
     try:
         raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise ManifestError(path, "(syntax)", f"valid TOML ({exc})") from None
-    data = _check_table(path, "", raw, SCHEMA)
-    if "run_id" not in data or not data["run_id"].strip():
-        raise ManifestError(path, "run_id", "a non-empty string")
+        where = re.search(r"at line (\d+)", str(exc))
+        raise ManifestError(path, problems=[Problem("(syntax)", f"valid TOML ({exc})",
+                                                    line=int(where.group(1)) if where else None)]) from None
+    problems: list[Problem] = []
+    try:
+        data = _check_table(path, "", raw, SCHEMA)
+    except ManifestError as exc:
+        problems.extend(exc.problems)
+        data = {}
+    if not str(raw.get("run_id", "")).strip():
+        problems.append(Problem("run_id", "a non-empty string"))
     version = data.get("schema_version", SCHEMA_VERSION)
     if version != SCHEMA_VERSION:
-        raise ManifestError(path, "schema_version", f"{SCHEMA_VERSION}", version)
+        problems.append(Problem("schema_version", f"{SCHEMA_VERSION}", version))
     files = {}
-    for entry in data.get("files", []):
+    declared = raw.get("files") if isinstance(raw.get("files"), list) else []
+    for i, entry in enumerate(declared):
+        if not isinstance(entry, dict):
+            continue  # reported by _check_table
         if "path" not in entry:
-            raise ManifestError(path, "files[].path", "the file's path relative to the manifest")
-        files[entry["path"]] = entry
+            problems.append(Problem(f"files[{i}].path", "the file's path relative to the manifest"))
+        else:
+            files[entry["path"]] = entry
+    if problems:
+        lines = key_lines(text)
+        for problem in problems:
+            problem.line = problem.line or lines.get(problem.key) or lines.get(problem.key.split(".", 1)[0])
+        raise ManifestError(path, problems=problems)
     return Manifest(path=path, data=data, files=files)
+
+
+_ARRAY_HEADER = re.compile(r"^\s*\[\[\s*([^\]]+?)\s*\]\]")
+_TABLE_HEADER = re.compile(r"^\s*\[\s*([^\]]+?)\s*\]")
+_KEY = re.compile(r"^\s*([A-Za-z0-9_.\-\"' ]+?)\s*=")
+
+
+def key_lines(text: str) -> dict[str, int]:
+    """Line of each key as error messages name it (``host.cpus``, ``devices[1].role``), found by
+    reading table headers and ``key =`` lines (tomllib does not say where a value came from).
+    Multi-line strings and arrays can hide or fake a key: a key not found has no line."""
+    lines: dict[str, int] = {}
+    prefix = ""
+    counts: dict[str, int] = {}
+    in_multiline = False
+    for number, line in enumerate(text.splitlines(), 1):
+        if line.count('"""') % 2 or line.count("'''") % 2:
+            in_multiline = not in_multiline
+            if not in_multiline:
+                continue
+        elif in_multiline:
+            continue
+        if m := _ARRAY_HEADER.match(line):
+            name = m.group(1).replace(" ", "")
+            counts[name] = counts.get(name, -1) + 1
+            prefix = f"{name}[{counts[name]}]"
+        elif m := _TABLE_HEADER.match(line):
+            prefix = m.group(1).replace(" ", "")
+        elif m := _KEY.match(line):
+            key = m.group(1).replace('"', "").replace("'", "").replace(" ", "")
+            lines.setdefault(f"{prefix}.{key}" if prefix else key, number)
+            continue
+        else:
+            continue
+        lines.setdefault(prefix, number)
+    return lines
 
 
 def read_manifest(path: Path) -> Manifest:

@@ -7,23 +7,32 @@ anonymous usage stats, no extension downloads.
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
 import dataclasses
+import fcntl
 import hashlib
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import time
 from pathlib import Path
 
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from iopscope import locks
 from iopscope.ingest import IngestReport, Ingestor
+from iopscope.lake import Lake
 from iopscope.paths import Paths
 
-console = Console(stderr=True, highlight=False)
+# File names, error reasons and quoted file text are printed verbatim: no emoji codes (":x:"), and
+# every such string goes through rich.markup.escape (a "[/red]" in a file must not be markup).
+console = Console(stderr=True, highlight=False, emoji=False)
 
 
 class StageError(RuntimeError):
@@ -44,17 +53,31 @@ def child_env(paths: Paths) -> dict[str, str]:
 
 
 def ingest(paths: Paths, only: list[Path] | None = None, force: bool = False,
-           show_progress: bool = True) -> IngestReport:
+           show_progress: bool = True, wait_s: float | None = locks.DEFAULT_WAIT_S) -> IngestReport:
     with Progress(TextColumn("[bold]ingest[/]"), BarColumn(), MofNCompleteColumn(),
                   TextColumn("{task.description}"), TimeElapsedColumn(),
                   console=console, transient=True, disable=not show_progress) as progress:
         task = progress.add_task("", total=None)
 
         def on_progress(i: int, n: int, name: str) -> None:
-            progress.update(task, completed=i, total=n, description=name[-60:])
+            progress.update(task, completed=i, total=n, description=escape(name[-60:]))
 
-        report = Ingestor(paths.raw, paths.lake, force=force, on_progress=on_progress).run(only)
+        report = Ingestor(paths.raw, paths.lake, force=force, on_progress=on_progress, wait_s=wait_s).run(only)
     return report
+
+
+def outside_raw_root(paths: Paths, only: list[Path]) -> list[tuple[Path, str]]:
+    """The paths of ``iopscope ingest PATH...`` that cannot name runs, each with why: missing,
+    or not under the raw root (ingest would otherwise find no run and silently do nothing)."""
+    root = paths.raw.resolve()
+    refused = []
+    for path in only:
+        resolved = path.resolve()
+        if not resolved.exists():
+            refused.append((path, "no such file or folder"))
+        elif resolved != root and root not in resolved.parents:
+            refused.append((path, f"is not under the raw root {root}"))
+    return refused
 
 
 def print_ingest_report(report: IngestReport, elapsed_s: float) -> None:
@@ -64,23 +87,121 @@ def print_ingest_report(report: IngestReport, elapsed_s: float) -> None:
         f"{report.bytes_parsed / 1e6:.1f} MB, {report.rows_written} rows in {elapsed_s:.1f} s"
     )
     for w in report.warnings[:20]:
-        console.print(f"  [yellow]warning[/] {w}", markup=True)
+        console.print(f"  [yellow]warning[/] {escape(str(w))}", markup=True)
     if len(report.warnings) > 20:
         console.print(f"  ... and {len(report.warnings) - 20} more warnings (see table ingest_errors)")
     for e in report.errors:
-        console.print(f"  [red]error[/] {e}", markup=True)
+        console.print(f"  [red]error[/] {escape(str(e))}", markup=True)
 
 
-def dbt(paths: Paths, args: list[str]) -> None:
-    """Run dbt in the project with the repo's profiles.yml."""
+def _die_with_parent() -> None:
+    """In the dbt child, before exec: die when iopscope dies (SIGKILL included), so no orphan
+    dbt keeps writing a warehouse copy that the next build will remove."""
+    with contextlib.suppress(Exception):
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+
+
+def _run_dbt(paths: Paths, args: list[str]) -> None:
     exe = Path(sys.executable).parent / "dbt"
     if not exe.exists():
         exe = Path(shutil.which("dbt") or "dbt")
     paths.warehouse.parent.mkdir(parents=True, exist_ok=True)
     cmd = [str(exe), *args, "--project-dir", str(paths.root), "--profiles-dir", str(paths.root)]
-    proc = subprocess.run(cmd, cwd=paths.root, env=child_env(paths))
+    proc = subprocess.run(cmd, cwd=paths.root, env=child_env(paths),
+                          preexec_fn=_die_with_parent if sys.platform.startswith("linux") else None)
     if proc.returncode != 0:
         raise StageError(f"dbt {' '.join(args)} failed (exit {proc.returncode})")
+
+
+# dbt commands that change the warehouse: their copy replaces it when they succeed. Any other
+# command (docs generate, compile, ls ...) also runs on a copy, which is then dropped: dbt-duckdb
+# opens the file for writing, and the live file is only ever replaced, never written in place.
+_WRITING_COMMANDS = {"build", "run", "seed", "snapshot", "run-operation", "test"}
+
+
+def dbt(paths: Paths, args: list[str], wait_s: float | None = locks.DEFAULT_WAIT_S) -> None:
+    """Run dbt in the project with the repo's profiles.yml, on a copy of the warehouse that
+    replaces it only when dbt succeeds (see :func:`staged_warehouse`)."""
+    with warehouse_lock(paths, wait_s), Lake(paths.lake).reading(wait_s, "dbt " + " ".join(args[:1])):
+        with staged_warehouse(paths.warehouse, copy=True) as work:
+            _run_dbt(dataclasses.replace(paths, warehouse=work.path), args)
+            work.commit = bool(args) and args[0] in _WRITING_COMMANDS
+
+
+# -- one warehouse file, replaced whole
+# Builders never write the live file: they work on <warehouse>.new (a copy, or a fresh file) and
+# rename it over the live file when dbt succeeded. A reader (`iopscope sql`, the site's loaders)
+# opens the live file read-only at any time and sees the last committed build; a build killed at
+# any point leaves the live file as it was. Builders of one warehouse take <warehouse>.lock in
+# turn; the next one removes what a killed one left (<name>.new and DuckDB's .wal / .tmp beside it).
+WORK_SUFFIX = ".new"
+
+
+def warehouse_lock(paths: Paths, wait_s: float | None = locks.DEFAULT_WAIT_S):
+    warehouse = paths.warehouse
+    return locks.hold(warehouse.with_name(warehouse.name + ".lock"), "warehouse build", wait_s=wait_s)
+
+
+def work_files(warehouse: Path) -> list[Path]:
+    """What a build leaves beside the warehouse while it runs (or when it was killed)."""
+    work = warehouse.with_name(warehouse.name + WORK_SUFFIX)
+    return [work, work.with_name(work.name + ".wal"), work.with_name(work.name + ".tmp")]
+
+
+def _remove(path: Path) -> None:
+    if path.is_dir() and not path.is_symlink():
+        shutil.rmtree(path, ignore_errors=True)
+    else:
+        path.unlink(missing_ok=True)
+
+
+def _clone(source: Path, target: Path) -> None:
+    """Copy a file: a copy-on-write clone where the filesystem can (btrfs, XFS: instant), else
+    a kernel-side copy (shutil uses sendfile on Linux)."""
+    with open(source, "rb") as src, open(target, "wb") as dst:
+        try:
+            fcntl.ioctl(dst.fileno(), 0x40049409, src.fileno())   # FICLONE
+            return
+        except OSError:
+            pass
+    shutil.copyfile(source, target)
+
+
+@dataclasses.dataclass
+class _Work:
+    path: Path
+    commit: bool = True
+
+
+@contextlib.contextmanager
+def staged_warehouse(warehouse: Path, copy: bool):
+    """A work file beside ``warehouse`` (a copy of it when ``copy`` and it exists, else absent)
+    that replaces it when the block ends normally and ``work.commit`` is still true. Hold
+    :func:`warehouse_lock` around it. When the block raises, the work file stays for a look
+    (a failed build's tables) until the next build removes it."""
+    warehouse.parent.mkdir(parents=True, exist_ok=True)
+    for leftover in work_files(warehouse):
+        _remove(leftover)
+    work = _Work(work_files(warehouse)[0])
+    if copy and warehouse.is_file():
+        _clone(warehouse, work.path)
+        live_wal = warehouse.with_name(warehouse.name + ".wal")
+        if live_wal.is_file():   # written in place by someone else and not checkpointed: keep it
+            _clone(live_wal, work.path.with_name(work.path.name + ".wal"))
+    yield work
+    if not work.commit:
+        for leftover in work_files(warehouse):
+            _remove(leftover)
+        return
+    # dbt closes DuckDB cleanly, which checkpoints the write-ahead log into the file; a log
+    # left over from an old crash must not be replayed onto the new file.
+    old_wal = warehouse.with_name(warehouse.name + ".wal")
+    old_wal.unlink(missing_ok=True)
+    os.replace(work.path, warehouse)
+    fresh_wal = work.path.with_name(work.path.name + ".wal")
+    if fresh_wal.exists():
+        os.replace(fresh_wal, old_wal)
+    _remove(work_files(warehouse)[2])
 
 
 # What a warehouse was built from, beside it: <warehouse>.build.json = {"build_key": ...}.
@@ -121,40 +242,48 @@ def _read_stamp(warehouse: Path) -> str | None:
         return None
 
 
-def build_warehouse(paths: Paths, full: bool = False, run_tests: bool = True) -> str:
+def _write_stamp(warehouse: Path, key: str) -> None:
+    stamp = _stamp_path(warehouse)
+    tmp = stamp.with_name(stamp.name + ".tmp")
+    tmp.write_text(json.dumps({"build_key": key}) + "\n")
+    os.replace(tmp, stamp)
+
+
+def build_warehouse(paths: Paths, full: bool = False, run_tests: bool = True,
+                    wait_s: float | None = locks.DEFAULT_WAIT_S) -> str:
     """Bring the warehouse up to date with the lake; returns "incremental" or "full".
 
     incremental  the warehouse exists and was built by this very project and parser set:
-                 `dbt run` of every model but the staging views. Incremental models read only
-                 new and changed runs and drop vanished ones; every other model is rebuilt.
-                 Data and unit tests do not run.
+                 `dbt run` of every model but the staging views, on a copy of the warehouse.
+                 Incremental models read only new and changed runs and drop vanished ones;
+                 every other model is rebuilt. Data and unit tests do not run.
     full         anything else (or full=True): `dbt build` (every model and test) into a fresh
-                 file beside the warehouse, renamed over it only when the build passed, so
-                 readers never see a half-built file and the file does not grow from rebuild to
-                 rebuild. A failed build leaves the old warehouse and the failed `<name>.new`.
+                 file, so the file does not grow from rebuild to rebuild.
                  run_tests=False makes it `dbt run` (tests of this function, which compare data).
+
+    Either way the work file replaces the warehouse only when dbt passed (readers never see a
+    half-built file, a killed build changes nothing), under the warehouse's lock and a shared
+    lock on the lake (no ingest writes it while dbt reads it). A failed build leaves the old
+    warehouse and the failed `<name>.new`.
     """
-    key = warehouse_build_key(paths)
     warehouse = paths.warehouse
-    if not full and warehouse.is_file() and _read_stamp(warehouse) == key:
-        # Staging views are globs over the lake: new parts show through them without
-        # re-creating them, and re-creating one binds every Parquet file of its table.
-        dbt(paths, ["run", "--exclude", "path:models/staging"])
-        return "incremental"
-    fresh = warehouse.with_name(warehouse.name + ".new")
-    for leftover in (fresh, fresh.with_name(fresh.name + ".wal")):
-        leftover.unlink(missing_ok=True)
-    dbt(dataclasses.replace(paths, warehouse=fresh), ["build" if run_tests else "run"])
-    # dbt closes DuckDB cleanly, which checkpoints the write-ahead log into the file; a log
-    # left over from an old crash must not be replayed onto the new file.
-    old_wal = warehouse.with_name(warehouse.name + ".wal")
-    old_wal.unlink(missing_ok=True)
-    os.replace(fresh, warehouse)
-    fresh_wal = fresh.with_name(fresh.name + ".wal")
-    if fresh_wal.exists():
-        os.replace(fresh_wal, old_wal)
-    _stamp_path(warehouse).write_text(json.dumps({"build_key": key}) + "\n")
-    return "full"
+    with warehouse_lock(paths, wait_s), Lake(paths.lake).reading(wait_s):
+        key = warehouse_build_key(paths)
+        incremental = not full and warehouse.is_file() and _read_stamp(warehouse) == key
+        with staged_warehouse(warehouse, copy=incremental) as work:
+            work_paths = dataclasses.replace(paths, warehouse=work.path)
+            if incremental:
+                # Staging views are globs over the lake: new parts show through them without
+                # re-creating them, and re-creating one binds every Parquet file of its table.
+                _run_dbt(work_paths, ["run", "--exclude", "path:models/staging"])
+            else:
+                _run_dbt(work_paths, ["build" if run_tests else "run"])
+                # a kill right after the rename must not leave the old key beside a new file
+                _stamp_path(warehouse).unlink(missing_ok=True)
+        # The stamp follows the file: a kill between the two leaves no key (full build) or the
+        # same key (incremental), never a key of another project version beside the file.
+        _write_stamp(warehouse, key)
+    return "incremental" if incremental else "full"
 
 
 def site(paths: Paths) -> None:
@@ -174,14 +303,14 @@ def site(paths: Paths) -> None:
 
 
 def build(paths: Paths, stages: tuple[str, ...] = ("ingest", "dbt", "site"), force: bool = False,
-          engine: str = "duckdb") -> int:
+          wait_s: float | None = locks.DEFAULT_WAIT_S, engine: str = "duckdb") -> int:
     """Run the stages in order. Ingest errors are reported and the build goes on (exit 1 at the end)."""
     status = 0
     for number, stage in enumerate(stages, 1):
         console.rule(f"[bold]{number}/{len(stages)} {stage}")
         started = time.monotonic()
         if stage == "ingest":
-            report = ingest(paths, force=force)
+            report = ingest(paths, force=force, wait_s=wait_s)
             print_ingest_report(report, time.monotonic() - started)
             if report.failed:
                 status = 1
@@ -190,7 +319,7 @@ def build(paths: Paths, stages: tuple[str, ...] = ("ingest", "dbt", "site"), for
 
             console.print(f"warehouse: {spark_warehouse.build_warehouse(paths)} build")
         elif stage == "dbt":
-            mode = build_warehouse(paths, full=force)
+            mode = build_warehouse(paths, full=force, wait_s=wait_s)
             console.print(f"warehouse: {mode} build")
         elif stage == "site":
             site(paths)

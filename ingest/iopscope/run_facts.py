@@ -38,6 +38,7 @@ def manifest_rows(run: "RunFolder", manifest: Manifest | None, run_id: str) -> d
         "host_physical_cores": m("host", "physical_cores"),
         "host_logical_cpus": m("host", "logical_cpus"),
         "host_nominal_ghz": m("host", "nominal_ghz"),
+        "host_measured_ghz": m("host", "current_ghz"),
         "host_ram_gib": m("host", "ram_gib"),
         "host_os": m("host", "os"),
         "host_kernel": m("host", "kernel"),

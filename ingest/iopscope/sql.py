@@ -1,4 +1,9 @@
-"""``iopscope sql``: SQL over the warehouse from the terminal, read-only."""
+"""``iopscope sql``: SQL over the warehouse from the terminal, read-only.
+
+Builds never write the live warehouse file (they replace it whole, see
+``pipeline.staged_warehouse``), so this opens it read-only at any time, during a build too,
+and sees the last committed build; a session opened before a build finishes keeps reading
+the file it opened. Staging views read the lake's committed parts."""
 
 from __future__ import annotations
 
@@ -21,7 +26,12 @@ def run_sql(warehouse: Path, query: str | None) -> int:
     if not warehouse.exists():
         print(f"{warehouse} does not exist: run `iopscope build` first", file=sys.stderr)
         return 2
-    con = connect(warehouse)
+    try:
+        con = connect(warehouse)
+    except duckdb.Error as exc:
+        # someone else writes the file in place (a DuckDB client of their own, an old iopscope)
+        print(f"{warehouse}: cannot open read-only: {str(exc).splitlines()[0]}", file=sys.stderr)
+        return 2
     if query:
         try:
             _print(con, query)
@@ -29,19 +39,23 @@ def run_sql(warehouse: Path, query: str | None) -> int:
             print(f"error: {exc}", file=sys.stderr)
             return 1
         return 0
-    print("iopscope SQL over", warehouse, "(read-only). End statements with ';', Ctrl-D quits.")
+    print("iopscope SQL over", warehouse, "(read-only). End statements with ';', Ctrl-C cancels, Ctrl-D quits.")
     print("Tables: SELECT table_schema, table_name FROM information_schema.tables;")
     buffer: list[str] = []
     while True:
         try:
             line = input("sql> " if not buffer else "...> ")
+            buffer.append(line)
+            if line.rstrip().endswith(";"):
+                statement, buffer = "\n".join(buffer), []
+                _print(con, statement)
         except EOFError:
             print()
             return 0
-        buffer.append(line)
-        if line.rstrip().endswith(";"):
-            try:
-                _print(con, "\n".join(buffer))
-            except duckdb.Error as exc:
-                print(f"error: {exc}")
+        except KeyboardInterrupt:
+            # as in a shell: Ctrl-C drops the statement being typed (or stops the running
+            # query), Ctrl-D quits
+            print("\n(cancelled)")
             buffer = []
+        except duckdb.Error as exc:
+            print(f"error: {exc}")

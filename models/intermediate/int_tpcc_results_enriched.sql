@@ -10,6 +10,10 @@
 --   nominal_thread_cycles_per_txn (= cpu_cycles_per_txn) = the same over transactions of all five
 --       types per second, where the source gives all five counts (tpcc-mysql logs; the published
 --       studies print New-Order only)
+--   thread_cycles_per_new_order / thread_cycles_per_txn: the same with the host's clock where no
+--       nominal one is stated: the clock the capture measured (/proc/cpuinfo MHz, a VM's only
+--       clock figure), so measured runs on such hosts get a path length too; clock_basis says
+--       which clock (nominal | measured). Equal to the nominal_* figures wherever those exist.
 --   io_per_new_order           = (data-device read IOPS + write IOPS) / new_order_per_s
 --   interval_cv_pct / is_steady_state: from the result's interval series, when it has one
 --       (int_tpcc_series_summarized)
@@ -53,6 +57,7 @@ joined as (
     select
         results.*,
         hosts.host_nominal_ghz,
+        hosts.host_measured_ghz,
         hosts.host_logical_cpus,
         devices.price_usd as device_price_usd,
         coalesce(results.data_device_count, 1) as priced_device_count,
@@ -76,7 +81,10 @@ bounded as (
         coalesce({{ metric }}_printed_low, {{ metric }}) as {{ metric }}_low,
         case when {{ metric }}_printed_low is null then {{ metric }} else {{ metric }}_printed_high end as {{ metric }}_high,
         {%- endfor %}
-        host_nominal_ghz * 1e9 * host_logical_cpus as host_thread_cycles_per_s
+        host_nominal_ghz * 1e9 * host_logical_cpus as host_thread_cycles_per_s,
+        coalesce(host_nominal_ghz, host_measured_ghz) * 1e9 * host_logical_cpus as host_clock_thread_cycles_per_s,
+        case when host_nominal_ghz is not null then 'nominal'
+             when host_measured_ghz is not null then 'measured' end as clock_basis
     from joined
 
 ),
@@ -100,6 +108,10 @@ derived as (
             as nominal_thread_cycles_per_txn_low,
         {{ ratio_high('host_thread_cycles_per_s * (cpu_user_sys_pct_high / 100.0)', 'total_txn_per_min / 60.0') }}
             as nominal_thread_cycles_per_txn_high,
+        {{ safe_divide('host_clock_thread_cycles_per_s * (cpu_user_sys_pct / 100.0)', 'new_order_tpm / 60.0') }}
+            as thread_cycles_per_new_order,
+        {{ safe_divide('host_clock_thread_cycles_per_s * (cpu_user_sys_pct / 100.0)', 'total_txn_per_min / 60.0') }}
+            as thread_cycles_per_txn,
         {{ safe_divide('data_read_iops + data_write_iops', 'new_order_tpm / 60.0') }} as io_per_new_order,
         {{ ratio_low('data_read_iops_low + data_write_iops_low', 'new_order_tpm_high / 60.0', 'new_order_tpm') }} as io_per_new_order_low,
         {{ ratio_high('data_read_iops_high + data_write_iops_high', 'new_order_tpm_low / 60.0') }} as io_per_new_order_high,

@@ -166,7 +166,7 @@ measured_shaped as (
         case when runs.db_version is not null
              then {{ dbt.concat(["coalesce(runs.db_server, 'database')", "' '", "runs.db_version"]) }}
              else runs.db_server end as db_server,
-        'tpcc-mysql' as kit,
+        tpcc_runs.kit,
         coalesce(tpcc_runs.warehouses, runs.tpcc_warehouses) as warehouses,
         coalesce(tpcc_runs.connections, runs.tpcc_connections) as connections,
         runs.tpcc_buffer_pool_gib as buffer_pool_gib,

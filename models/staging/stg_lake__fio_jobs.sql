@@ -29,6 +29,7 @@ renamed as (
         job_name,
         group_id,
         hostname,
+        port as client_port,
         is_aggregate,
         coalesce(is_interim, false) as is_interim,
         error_code,

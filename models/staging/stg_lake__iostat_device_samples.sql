@@ -20,6 +20,7 @@ renamed as (
         coalesce(is_since_boot, false) as is_since_boot,
         device as kernel_name,
         coalesce(is_group, false) as is_group,
+        coalesce(is_zero_filled, false) as is_zero_filled,
         layout as iostat_layout,
         r_per_s as read_iops,
         w_per_s as write_iops,

@@ -28,6 +28,7 @@ renamed as (
         host_physical_cores,
         host_logical_cpus,
         host_nominal_ghz,
+        host_measured_ghz,
         host_ram_gib,
         host_os,
         host_kernel,

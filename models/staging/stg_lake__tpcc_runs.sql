@@ -1,4 +1,6 @@
--- tpcc_start outputs, one row per file: parameters, printed and recomputed TpmC. Renames only.
+-- TPC-C kit outputs (tpcc_start, go-tpc run), one row per file: parameters, printed and
+-- recomputed TpmC. Renames only; kit is filled for files read before the lake had the column
+-- (only tpcc-mysql's parser existed then).
 with source as (
 
     select * from {{ source('lake', 'tpcc_runs') }}
@@ -13,6 +15,7 @@ renamed as (
         source_path,
         source_sha256,
         tool_version as tpcc_version,
+        coalesce(kit, case when parser = 'go_tpc' then 'go-tpc' else 'tpcc-mysql' end) as kit,
         output_generation,
         output_variant,
         status as tpcc_status,
@@ -34,7 +37,9 @@ renamed as (
         mysql_error_count,
         summary_p95_ms,
         summary_p99_ms,
-        summary_p999_ms
+        summary_p999_ms,
+        efficiency_pct,
+        error_txn_count
     from source
 
 )

@@ -1,4 +1,5 @@
--- tpcc_start per-transaction-type totals (Raw Results, Constraint Check). Renames only.
+-- Per-transaction-type totals: tpcc_start's Raw Results and Constraint Check, go-tpc's [Summary]
+-- lines (percentiles, Takes(s), _ERR counts as failure_count). Renames only.
 with source as (
 
     select * from {{ source('lake', 'tpcc_tx_summaries') }}
@@ -27,7 +28,16 @@ renamed as (
         rt_passed_pct,
         rt_verdict,
         rt90_ms,
-        max_rt_ms
+        max_rt_ms,
+        elapsed_s,
+        tpm_printed,
+        p50_ms,
+        p90_ms,
+        p95_ms,
+        p99_ms,
+        p999_ms,
+        failure_avg_rt_ms,
+        failure_max_rt_ms
     from source
 
 )

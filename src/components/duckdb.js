@@ -1,7 +1,7 @@
 // DuckDB-WASM over the shipped marts file, entirely self-hosted: the worker script and the
 // wasm binary come from node_modules (import.meta.resolve makes Framework copy them into the
 // build), only the "eh" bundle is shipped, and extension auto-loading is off so DuckDB never
-// tries extensions.duckdb.org.
+// tries extensions.duckdb.org; after the marts file is attached, external access is off.
 import * as duckdb from "@duckdb/duckdb-wasm";
 
 const WASM_URL = import.meta.resolve("@duckdb/duckdb-wasm/dist/duckdb-eh.wasm");
@@ -19,6 +19,13 @@ export async function openWarehouse(bytes) {
   await conn.query("SET autoload_known_extensions = false");
   await conn.query("ATTACH 'iopscope.duckdb' AS iopscope (READ_ONLY)");
   await conn.query("USE iopscope");
+  // The console runs whatever a link's ?q= says: once the site's own file is attached, no
+  // statement may reach anything else (read_text / read_csv / ATTACH / COPY ... TO over http,
+  // extension downloads). The worker is not covered by the page's Content-Security-Policy
+  // (a worker script carries its own, and static files send no headers), so DuckDB itself must
+  // refuse; locking the configuration keeps a query from switching it back on.
+  await conn.query("SET enable_external_access = false");
+  await conn.query("SET lock_configuration = true");
   return {db, conn, worker};
 }
 

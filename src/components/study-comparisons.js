@@ -40,6 +40,23 @@ export function sideText(text) {
   return Object.entries(parseConditions(text)).map(([k, v]) => `${fieldWord(k)} ${v}`).join(", ");
 }
 
+const UNIT_OF_FIELD = {page_size_kib: "KiB", buffer_pool_gib: "GiB"};
+
+/**
+ * The two sides of a condition quotient as people say them: "4 KiB vs 16 KiB" when both sides
+ * set the one field the comparison varies, else each side in full ("config x, page KiB 4 vs ...").
+ */
+export function pairText(conditionA, conditionB) {
+  const a = Object.entries(parseConditions(conditionA));
+  const b = Object.entries(parseConditions(conditionB));
+  if (a.length === 1 && b.length === 1 && a[0][0] === b[0][0]) {
+    const unit = UNIT_OF_FIELD[a[0][0]];
+    const value = (v) => (unit ? `${v} ${unit}` : v);
+    return `${value(a[0][1])} vs ${value(b[0][1])}`;
+  }
+  return `${sideText(conditionA)} vs ${sideText(conditionB)}`;
+}
+
 /** Geometric mean of positive numbers (null when there are none). */
 function geomean(values) {
   const positive = values.filter((v) => typeof v === "number" && v > 0);
@@ -86,7 +103,7 @@ export function conditionSummaries(rows, deviceIds, {metrics = null, metricOrder
       .map((r) => ((r.quotient_high - r.quotient_low) / 2 / r.quotient) * 100);
     return {
       device_id: g.device_id, varied_condition: g.varied_condition, metric: g.metric, where: g.where,
-      side_a: sideText(g.condition_a), side_b: sideText(g.condition_b), higher_is_better: g.higher_is_better,
+      side_a: sideText(g.condition_a), side_b: sideText(g.condition_b), pair: pairText(g.condition_a, g.condition_b), higher_is_better: g.higher_is_better,
       pairs: g.rows.length, varying,
       quotient_min: Math.min(...quotients), quotient_max: Math.max(...quotients), quotient_geomean: geomean(quotients),
       precision_pct: halfRanges.length === g.rows.length ? Math.max(...halfRanges) : null,

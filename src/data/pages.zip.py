@@ -40,7 +40,8 @@ TPCC_COLUMNS = (
     "tpcc_result_id", "tpcc_series_id", "source_kind", "is_approx", "provenance", "run_id", "study_id", "host_id",
     "device_id", "data_device_count", "array_layout", "db_config_id", "db_server", "kit", "warehouses", "connections",
     "buffer_pool_gib", "page_size_kib", "result_status", "new_order_tpm", "p95_new_order_ms", "max_new_order_ms",
-    "cpu_user_sys_pct", "cpu_iowait_pct", "nominal_thread_cycles_per_new_order", "data_read_iops", "data_write_iops",
+    "cpu_user_sys_pct", "cpu_iowait_pct", "nominal_thread_cycles_per_new_order",
+    "thread_cycles_per_new_order", "clock_basis", "data_read_iops", "data_write_iops",
     "log_write_iops", "io_per_new_order", "device_cost_usd_per_tpmc",
 )
 FIO_COLUMNS = (

@@ -201,6 +201,25 @@ describe("compare page", () => {
       await chartDrawn(page, "#chart-compare");
     });
   });
+  test("devices: the studies' comparisons are the marts' quotients, one orientation, studies by title", async () => {
+    const device = "samsung_pm1725";
+    const mart = rowsOf(builtData("pages", "condition_quotients")).filter((r) => r.device_id === device &&
+      r.varied_condition === "page_size" && r.metric === "new_order_tpm" && r.condition_a === "page_size_kib=4" && r.condition_b === "page_size_kib=16");
+    assert.ok(mart.length > 1, "the bundled data holds PM1725 page-size pairs");
+    const geomean = Math.exp(mart.reduce((s, r) => s + Math.log(r.quotient), 0) / mart.length);
+    await onPage(`/compare?device=${device}&device=samsung_850pro`, {ready: "#condition-quotients"}, async (page) => {
+      const rows = await page.locator("#condition-quotients tbody tr").evaluateAll((trs) => trs.map((tr) => [...tr.cells].map((c) => c.innerText.trim())));
+      const row = rows.find((cells) => /PM1725/.test(cells[0]) && cells[1] === "page size: 4 KiB vs 16 KiB" && cells[2] === "New-Order throughput");
+      assert.ok(row, `no PM1725 page-size row in ${JSON.stringify(rows.slice(0, 3))}`);
+      const shown = Number(row[3].match(/^([\d.]+)×/)[1]);
+      assert.ok(Math.abs(shown - geomean) / geomean < 0.005, `shown ${shown}, mart geometric mean ${geomean}`);
+      assert.match(row[5], new RegExp(`^${mart.length} pairs`));
+      // one orientation only: 16 KiB vs 4 KiB is the same comparison turned over
+      assert.ok(!rows.some((cells) => /PM1725/.test(cells[0]) && cells[1] === "page size: 16 KiB vs 4 KiB"));
+      // a study by its title, never its id
+      for (const cells of rows) assert.ok(!/_/.test(cells[6]) || /^host /.test(cells[6]), `place ${cells[6]}`);
+    });
+  });
 });
 
 describe("runs", () => {

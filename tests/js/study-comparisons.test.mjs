@@ -3,7 +3,7 @@
 // checked by eye (the marts' own numbers are tested in dbt).
 import assert from "node:assert/strict";
 import {test} from "node:test";
-import {conditionSummaries, parseConditions, sideText, sweepSummaries} from "../../src/components/study-comparisons.js";
+import {conditionSummaries, pairText, parseConditions, sideText, sweepSummaries} from "../../src/components/study-comparisons.js";
 
 test("condition lists read as objects, n/a and malformed parts left out", () => {
   assert.deepEqual(parseConditions("page_size_kib=4; db_config_id=n/a; junk; buffer_pool_gib=12"),
@@ -83,4 +83,12 @@ test("device pairs follow the chosen order, condition pairs keep one orientation
   // choosing the devices the other way round picks the other orientation
   assert.deepEqual(sweepSummaries(rows, ["hdd", "pm1725"]).filter((r) => r.comparison_family === "device")
     .map((r) => [r.device_a_id, r.device_b_id]), [["hdd", "pm1725"]]);
+});
+
+test("a pair that varies one field reads as its two values, with the unit", () => {
+  assert.equal(pairText("page_size_kib=4", "page_size_kib=16"), "4 KiB vs 16 KiB");
+  assert.equal(pairText("db_config_id=mysql_config_1", "db_config_id=mysql_config_2"), "mysql_config_1 vs mysql_config_2");
+  // two fields on a side: each side in full
+  assert.equal(pairText("page_size_kib=4; db_config_id=a", "page_size_kib=16; db_config_id=b"), "page KiB 4, config a vs page KiB 16, config b");
+  assert.equal(conditionSummaries([cq({})], ["pm1725"])[0].pair, "4 KiB vs 16 KiB");
 });

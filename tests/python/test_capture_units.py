@@ -173,11 +173,15 @@ def test_block_in_use_reads_mounts_holders_and_partitions(tmp_path):
     disk = sysroot / "devices" / "sdz"
     (disk / "sdz1").mkdir(parents=True)
     (disk / "sdz1" / "partition").write_text("1")
+    (disk / "sdz1" / "dev").write_text("8:241\n")
+    (disk / "dev").write_text("8:240\n")
     (disk / "holders").mkdir()
     (sysroot / "class" / "block").mkdir(parents=True)
     (sysroot / "class" / "block" / "sdz").symlink_to(disk)
-    assert safety.block_in_use(Path("/dev/sdz"), "/dev/sdz1 /data ext4 rw 0 0\n", sysroot) == \
-        "its partition /dev/sdz1 is mounted"
+    (sysroot / "class" / "block" / "sdz1").symlink_to(disk / "sdz1")
+    mountinfo = "40 27 8:241 / /data rw,relatime - ext4 /dev/sdz1 rw\n"
+    assert safety.block_in_use(Path("/dev/sdz"), mountinfo, sysroot) == \
+        "its partition /dev/sdz1 is mounted on /data"
     assert safety.block_in_use(Path("/dev/sdz"), "", sysroot) is None
     (disk / "holders" / "dm-3").mkdir()
     assert "held by dm-3" in safety.block_in_use(Path("/dev/sdz"), "", sysroot)

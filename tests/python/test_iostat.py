@@ -213,7 +213,9 @@ def test_a_cut_file_keeps_a_prefix_of_the_rows(path):
             got = _comparable(r.tables.get(table, []))
             assert got == _comparable(full.tables.get(table, []))[: len(got)], (path.name, cut, table)
         if not part.endswith("\n"):
-            assert r.status == "incomplete" and r.issues
+            # only a cut exactly at the end of a whole row in a whole report can read as a
+            # file that lacks just its final newline (issue 18): anything else is incomplete
+            assert (r.status == "incomplete" and r.issues) or text[cut] == "\n", (path.name, cut)
 
 
 @pytest.mark.parametrize("path", [REAL / "json-t-x-y-1-3.json", REAL / "json-m-x-g-grp-1-2.json"],

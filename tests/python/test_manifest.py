@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+import re
+
 from iopscope.manifest import ManifestError, parse_manifest
 
 
@@ -51,5 +53,35 @@ def test_errors_name_file_key_and_expectation(text, key, expected):
     with pytest.raises(ManifestError) as info:
         parse_manifest(text, "data/raw/x/run.toml")
     message = str(info.value)
-    assert message.startswith("data/raw/x/run.toml: key '" + key + "'"), message
+    assert re.match(r"data/raw/x/run\.toml(:\d+)?: key '" + re.escape(key) + "'", message), message
     assert expected in message
+
+
+def test_every_bad_key_is_reported_at_once_with_its_line():
+    text = """run_id = "r"
+startd = 2026-01-01
+[host]
+logical_cpus = "two"
+cpu_model = "x"
+[[devices]]
+role = "data"
+[[devices]]
+kernel_name = "sdb"
+role = "cache"
+modle = "x"
+[[files]]
+format = "fio_json"
+"""
+    with pytest.raises(ManifestError) as info:
+        parse_manifest(text, "r/run.toml")
+    found = [(p.key, p.line) for p in info.value.problems]
+    assert found == [("startd", 2), ("host.logical_cpus", 4), ("devices[1].role", 10),
+                     ("devices[1].modle", 11), ("files[0].path", 12)]
+    lines = str(info.value).splitlines()
+    assert len(lines) == 5 and lines[1].startswith("r/run.toml:4: key 'host.logical_cpus': expected an integer")
+
+
+def test_syntax_error_names_its_line():
+    with pytest.raises(ManifestError) as info:
+        parse_manifest('run_id = "r"\n\nkind = = 3\n', "run.toml")
+    assert info.value.problems[0].line == 3

@@ -60,6 +60,7 @@ SEEDS = {
     "fio_log": [("fio", "*.log")],
     "fio_jobfile": [("fio", "*.fio"), ("fio", "*.job")],
     "tpcc_mysql": [("tpcc-mysql", "*")],
+    "go_tpc": [("go-tpc", "*.txt")],
     "published_reference": [(ROOT / "data" / "raw" / "published", "*.csv")],  # (absolute: no fixtures)
 }
 FORMATS = sorted(SEEDS)

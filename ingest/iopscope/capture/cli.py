@@ -91,8 +91,25 @@ def register(subparsers) -> None:
     p.set_defaults(func=cmd_fio)
 
     # ------------------------------------------------------------------ tpcc
-    p = sub.add_parser("tpcc", help="tpcc-mysql load sweep over connections, with stop conditions",
+    p = sub.add_parser("tpcc", help="TPC-C load sweep (tpcc-mysql or go-tpc) over connections, with stop conditions",
                        formatter_class=_Help)
+    g = p.add_argument_group("kit")
+    g.add_argument("--kit", choices=("tpcc-mysql", "go-tpc"), default="tpcc-mysql",
+                   help="load generator: tpcc-mysql's tpcc_start or go-tpc (connections = go-tpc threads)")
+    g.add_argument("--go-tpc", default="go-tpc", help="path of go-tpc (go install github.com/pingcap/go-tpc/cmd/go-tpc@v1.0.7)")
+    g.add_argument("--load-generator", default="same host",
+                   help="where the load generator runs, recorded as a condition ('same host' shares its CPUs)")
+    g = p.add_argument_group("throwaway server (MariaDB started for the sweep)")
+    g.add_argument("--throwaway-server", action="store_true",
+                   help="start a MariaDB server of its own (mariadb-install-db + mariadbd, 127.0.0.1 and a socket "
+                        "only), load the warehouses, run the sweep, stop it and remove its datadir")
+    g.add_argument("--buffer-pool", default="128M", help="its innodb_buffer_pool_size")
+    g.add_argument("--server-datadir", help="its datadir (default: a new folder under the temp dir)")
+    g.add_argument("--keep-server-datadir", action="store_true", help="keep the datadir after the sweep")
+    g.add_argument("--server-option", action="append", default=[], metavar="OPT",
+                   help="extra mariadbd option, e.g. --innodb-flush-log-at-trx-commit=2 (repeatable)")
+    g.add_argument("--tpcc-mysql-dir", help="tpcc-mysql folder with create_table.sql, add_fkey_idx.sql and tpcc_load "
+                                            "(loading with --kit tpcc-mysql; default: tpcc_start's folder)")
     g = p.add_argument_group("tpcc_start")
     g.add_argument("--tpcc-start", default="tpcc_start", help="path of tpcc_start (built by you from tpcc-mysql)")
     g.add_argument("--host", default="127.0.0.1", help="-h: server host (localhost = the client library's socket)")
@@ -232,8 +249,10 @@ def cmd_fio(args) -> int:
             sweep = FioSweep(cfg, sweep_dir, sweep_id, console)
             state = None
         if args.dry_run:
-            print("\n".join(sweep.dry_run()))
-            return 0
+            lines = sweep.dry_run()
+            print("\n".join(lines))
+            # a refused target fails the dry run as it would fail the real one (scripts check)
+            return 2 if any(line.startswith("# target refused") for line in lines) else 0
         check_tools(cfg.fio, cfg.iostat, cfg.mpstat)
         sweep.check()
         if state is None:

@@ -3,7 +3,8 @@
 fio writes destroy data, so the target of a capture is checked before anything runs:
 
 * a block device is refused unless ``destructive`` is set, and refused even then when it (or a
-  partition of it) is mounted or held by another device (LVM, md, dm);
+  partition of it) is mounted, swap, held by another device (LVM, md, dm: followed to what is
+  mounted on top) or claimed in the kernel's eyes (see :func:`block_in_use`);
 * an existing file is refused unless iopscope created it (a marker file beside it records the
   file's device and inode) or ``destructive`` is set;
 * character devices, sockets, FIFOs and symlinks to any of those are refused;
@@ -18,6 +19,7 @@ iopscope removes its test files (and markers) afterwards unless asked to keep th
 from __future__ import annotations
 
 import datetime as dt
+import errno
 import json
 import os
 import re
@@ -115,42 +117,150 @@ def remove_test_file(target: Target) -> bool:
     return True
 
 
-def _mounted_sources(mounts_text: str) -> set[str]:
-    out = set()
-    for line in mounts_text.splitlines():
-        parts = line.split()
-        if parts:
-            out.add(parts[0])
-    return out
+@dataclass(frozen=True)
+class Mount:
+    dev: str          # major:minor of the mounted filesystem (0:N for btrfs, ZFS, tmpfs ...)
+    mount_point: str
+    fstype: str
+    source: str       # as mount was told: /dev/root, /dev/mapper/vg-lv, UUID=..., pool/dataset
 
 
-def block_in_use(dev_path: Path, mounts_text: str | None = None, sys_root: Path = Path("/sys")) -> str | None:
-    """Why a block device is busy (mounted, has mounted partitions, held by dm/md), or None."""
-    if mounts_text is None:
-        try:
-            mounts_text = Path("/proc/mounts").read_text()
-        except OSError:
-            mounts_text = ""
-    real = os.path.realpath(dev_path)
-    name = os.path.basename(real)
-    sources = {os.path.realpath(s) for s in _mounted_sources(mounts_text) if s.startswith("/dev/")}
-    if real in sources:
-        return f"{real} is mounted"
-    block = sys_root / "class/block" / name
-    base = block.resolve() if block.exists() else None
-    if base is not None:
-        for child in sorted(base.iterdir()):
-            if (child / "partition").exists() and f"/dev/{child.name}" in sources:
-                return f"its partition /dev/{child.name} is mounted"
-        holders = base / "holders"
-        if holders.is_dir() and any(holders.iterdir()):
-            return f"it is held by {', '.join(sorted(p.name for p in holders.iterdir()))}"
-    swaps = Path("/proc/swaps")
+def _unescape(field: str) -> str:
+    # mountinfo writes space, tab, newline and backslash in paths as octal escapes (\040)
+    return re.sub(r"\\([0-7]{3})", lambda m: chr(int(m.group(1), 8)), field)
+
+
+def parse_mountinfo(text: str) -> list[Mount]:
+    """``/proc/self/mountinfo``: id parent major:minor root mount-point options [tags] - type source super-options."""
+    mounts = []
+    for line in text.splitlines():
+        left, sep, right = line.partition(" - ")
+        fields, tail = left.split(), right.split()
+        if not sep or len(fields) < 5 or len(tail) < 2:
+            continue
+        mounts.append(Mount(fields[2], _unescape(fields[4]), tail[0], _unescape(tail[1])))
+    return mounts
+
+
+def _dev_number(path: str | Path) -> str | None:
+    """major:minor of a block device node (following symlinks), None when it is not one."""
     try:
-        if real in swaps.read_text().split():
-            return f"{real} is in use as swap"
-    except OSError:
-        pass
+        st = os.stat(path)
+    except (OSError, ValueError):
+        return None
+    return f"{os.major(st.st_rdev)}:{os.minor(st.st_rdev)}" if stat.S_ISBLK(st.st_mode) else None
+
+
+_SOURCE_LINKS = {"UUID=": "by-uuid", "LABEL=": "by-label", "PARTUUID=": "by-partuuid", "PARTLABEL=": "by-partlabel"}
+
+
+def _source_dev(source: str, dev_root: Path) -> str | None:
+    """The device a mount source names: a /dev path (through symlinks) or UUID=/LABEL=/PARTUUID=."""
+    for prefix, folder in _SOURCE_LINKS.items():
+        if source.startswith(prefix):
+            return _dev_number(dev_root / "disk" / folder / source[len(prefix):])
+    return _dev_number(source) if source.startswith("/") else None
+
+
+class _BlockTree:
+    """Block devices as sysfs shows them: ``<sys>/class/block/<name>/{dev,holders/,<partition>/}``."""
+
+    def __init__(self, sys_root: Path) -> None:
+        self.sys_root = sys_root
+
+    def folder(self, name: str) -> Path | None:
+        link = self.sys_root / "class" / "block" / name
+        return link.resolve() if link.exists() else None
+
+    def name_of(self, dev_path: Path) -> str:
+        number = _dev_number(dev_path)
+        if number is not None:
+            by_number = self.sys_root / "dev" / "block" / number
+            if by_number.exists():
+                return by_number.resolve().name
+        return os.path.basename(os.path.realpath(dev_path))
+
+    def number(self, name: str) -> str | None:
+        folder = self.folder(name)
+        try:
+            return (folder / "dev").read_text().strip() if folder else None
+        except OSError:
+            return None
+
+    def partitions(self, name: str) -> list[str]:
+        folder = self.folder(name)
+        if folder is None:
+            return []
+        return sorted(c.name for c in folder.iterdir() if (c / "partition").exists())
+
+    def holders(self, name: str) -> list[str]:
+        folder = self.folder(name)
+        holders = folder / "holders" if folder else None
+        return sorted(h.name for h in holders.iterdir()) if holders and holders.is_dir() else []
+
+
+def block_in_use(dev_path: Path, mountinfo_text: str | None = None, sys_root: Path = Path("/sys"),
+                 swaps_text: str | None = None, dev_root: Path = Path("/dev"),
+                 probe_exclusive: bool | None = None) -> str | None:
+    """Why a block device is busy, or None.
+
+    Busy means: it or one of its partitions is mounted, is swap, or is held by another block
+    device (device-mapper/LVM, md RAID, bcache: ``holders`` in sysfs, followed to what is
+    mounted on top). Devices are compared by major:minor, never by path: a mount table says
+    ``/dev/root``, ``/dev/mapper/vg-lv`` or ``UUID=...`` for the same device that the user
+    names ``/dev/disk/by-id/...``. Last, the kernel is asked: an ``O_EXCL`` open of a block
+    device fails with EBUSY while anything claims it (a mounted filesystem, a ZFS pool's vdev,
+    an md array, swap), which also covers what sysfs does not show. The probe runs when the
+    tables are the live ones (``probe_exclusive`` None) or when asked.
+    """
+    live = mountinfo_text is None
+    if mountinfo_text is None:
+        try:
+            mountinfo_text = Path("/proc/self/mountinfo").read_text()
+        except OSError:
+            mountinfo_text = ""
+    if swaps_text is None:
+        try:
+            swaps_text = Path("/proc/swaps").read_text() if live else ""
+        except OSError:
+            swaps_text = ""
+    mounted: dict[str, str] = {}
+    for m in parse_mountinfo(mountinfo_text):
+        for number in {m.dev, _source_dev(m.source, dev_root)} - {None}:
+            mounted.setdefault(number, m.mount_point)
+    swap = {n for line in swaps_text.splitlines()[1:] if line.split()
+            for n in [_dev_number(line.split()[0])] if n}
+    tree = _BlockTree(sys_root)
+    name = tree.name_of(dev_path)
+    numbers = {name: tree.number(name) or _dev_number(dev_path)}
+
+    def busy(device: str, chain: str, seen: set[str]) -> str | None:
+        number = numbers.get(device) or tree.number(device)
+        if number in mounted:
+            return f"{chain} is mounted on {mounted[number]}"
+        if number in swap:
+            return f"{chain} is in use as swap"
+        for holder in tree.holders(device):
+            if holder in seen:
+                continue
+            deeper = busy(holder, f"{chain} is held by {holder}, which", seen | {holder})
+            if deeper:
+                return deeper
+            return f"{chain} is held by {holder}"
+        return None
+
+    for device in [name, *tree.partitions(name)]:
+        chain = f"/dev/{device}" if device == name else f"its partition /dev/{device}"
+        why = busy(device, chain, {device})
+        if why:
+            return why
+    if probe_exclusive or (probe_exclusive is None and live):
+        try:
+            os.close(os.open(dev_path, os.O_RDONLY | os.O_EXCL))
+        except OSError as exc:
+            if exc.errno == errno.EBUSY:
+                return (f"the kernel reports {dev_path} busy (claimed by a mounted filesystem, "
+                        "a ZFS pool, an md array, device-mapper or swap)")
     return None
 
 

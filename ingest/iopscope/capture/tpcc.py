@@ -1,4 +1,10 @@
-"""TPC-C load sweeps with tpcc-mysql's ``tpcc_start``: one run folder per connection count.
+"""TPC-C load sweeps with tpcc-mysql's ``tpcc_start`` or go-tpc: one run folder per connection count.
+
+``--kit go-tpc`` runs ``go-tpc tpcc run -T <connections> --time <measure>s --interval <i>s``
+instead (its standard output and error together in ``go-tpc.out``; go-tpc has no ramp-up, so
+iostat and mpstat start with it). Both kits get the same steps, stop conditions and manifests
+(``[tpcc] kit``). ``--throwaway-server`` starts a MariaDB server of its own for the sweep
+(``dbserver.ThrowawayServer``) and loads the warehouses first (see ``loader.py``).
 
 Each step runs ``tpcc_start -h -P -d -u [-p] -w -c -r -l -i`` and stores its standard output
 (``tpcc_start.out``) and standard error (``tpcc_start.err``) separately, with the password
@@ -46,6 +52,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from iopscope.capture import machine, sysmon
+from iopscope.capture.dbserver import ServerError, ThrowawayServer, temporary_datadir
 from iopscope.capture.fio_wrapper import show
 from iopscope.capture.sweep import (CAPTURED_BY, Interrupted, Outcome, Step, SweepError, SweepState,
                                     check_tools, console_for, declare_file, default_sweep_id, drop_none,
@@ -54,6 +61,8 @@ from iopscope.capture.sweep import (CAPTURED_BY, Interrupted, Outcome, Step, Swe
 
 MASK = "****"
 OUT, ERR = "tpcc_start.out", "tpcc_start.err"
+GO_TPC_OUT = "go-tpc.out"
+KITS = ("tpcc-mysql", "go-tpc")
 _OPTION_P = re.compile(r"^(option p with value ')(.*)('\s*)$")
 _PASS_LINE = re.compile(r"^(\s*\[pass\]:[ \t]?)(.*)$")
 
@@ -147,9 +156,14 @@ class TpccConfig:
     synthetic: bool = False
     data_device_id: str | None = None
     log_device_id: str | None = None
+    kit: str = "tpcc-mysql"
+    go_tpc: str = "go-tpc"
+    load_generator: str = "same host"
 
 
 def tpcc_command(cfg: TpccConfig, connections: int, password: str | None, masked: bool = False) -> list[str]:
+    if cfg.kit == "go-tpc":
+        return go_tpc_command(cfg, connections, password, masked)
     cmd = [cfg.tpcc_start, "-h", cfg.host, "-P", str(cfg.port), "-d", cfg.db, "-u", cfg.user]
     if password:
         cmd += ["-p", MASK if masked else password]
@@ -160,8 +174,27 @@ def tpcc_command(cfg: TpccConfig, connections: int, password: str | None, masked
     return cmd
 
 
+def go_tpc_command(cfg: TpccConfig, connections: int, password: str | None, masked: bool = False) -> list[str]:
+    """go-tpc tpcc run: -T threads for the connections, --time / --interval in seconds.
+
+    >>> " ".join(go_tpc_command(TpccConfig(kit="go-tpc", warehouses=1, measure_s=10, interval_s=5), 4, None)[-7:])
+    'run -T 4 --time 10s --interval 5s'
+    """
+    cmd = [cfg.go_tpc, "tpcc", "-H", cfg.host, "-P", str(cfg.port), "-D", cfg.db, "-U", cfg.user]
+    if password:
+        cmd += ["-p", MASK if masked else password]
+    return cmd + ["--warehouses", str(cfg.warehouses), "run", "-T", str(connections),
+                  "--time", f"{cfg.measure_s}s", "--interval", f"{cfg.interval_s}s"]
+
+
+def output_name(cfg: TpccConfig) -> str:
+    return GO_TPC_OUT if cfg.kit == "go-tpc" else OUT
+
+
 def measured_seconds(cfg: TpccConfig) -> int:
-    """tpcc_start measures measure_s rounded down to the report interval."""
+    """tpcc_start measures measure_s rounded down to the report interval; go-tpc all of it."""
+    if cfg.kit == "go-tpc":
+        return cfg.measure_s
     return (cfg.measure_s // cfg.interval_s) * cfg.interval_s
 
 
@@ -232,17 +265,16 @@ def _tpcc_db_numbers(variables: dict[str, str]) -> dict[str, Any]:
 def step_numbers(folder: Path, cfg: TpccConfig) -> dict[str, Any]:
     """TpmC, New-Order percentiles, CPU busy and device awaits of one finished step."""
     out: dict[str, Any] = {}
+    from iopscope.parsers import go_tpc, tpcc_mysql
+
+    parser = go_tpc if cfg.kit == "go-tpc" else tpcc_mysql
     try:
-        from iopscope.parsers import tpcc_mysql
-    except ImportError:  # pragma: no cover - the parser ships with iopscope
-        tpcc_mysql = None
-    try:
-        text = (folder / OUT).read_text(errors="replace")
+        text = (folder / output_name(cfg)).read_text(errors="replace")
     except OSError:
         text = ""
-    if tpcc_mysql is not None and text:
+    if text:
         try:
-            result = tpcc_mysql.parse(text)
+            result = parser.parse(text)
         except Exception:  # ParseError or worse: no numbers, the status says why
             result = None
         if result is not None:
@@ -321,12 +353,19 @@ class _Pump(threading.Thread):
                     self.on_line(clean)
 
 
+class _Empty:
+    """A stream with nothing in it (go-tpc's stderr is merged into its stdout)."""
+
+    def readline(self) -> str:
+        return ""
+
+
 class TpccStep(Step):
     def __init__(self, sweep: "TpccSweep", index: int, count: int, connections: int) -> None:
         self.sweep, self.index, self.count, self.connections = sweep, index, count, connections
         self.folder = f"{index:03d}-w{sweep.cfg.warehouses}-c{connections:04d}"
         self.label = f"{connections} connections"
-        self.expected_s = float(sweep.cfg.ramp_up_s + sweep.cfg.measure_s) + 1.0
+        self.expected_s = float((0 if sweep.cfg.kit == "go-tpc" else sweep.cfg.ramp_up_s) + sweep.cfg.measure_s) + 1.0
 
     def monitor(self, sweep_dir: Path) -> sysmon.SysMon:
         cfg = self.sweep.cfg
@@ -337,6 +376,13 @@ class TpccStep(Step):
     def commands(self) -> list[str]:
         cfg, d = self.sweep.cfg, self.sweep.sweep_dir
         mon = self.monitor(d)
+        command = show(tpcc_command(cfg, self.connections, self.sweep.password, masked=True))
+        if cfg.kit == "go-tpc":
+            return [f"# step {self.index}/{self.count}: {self.label}",
+                    f"mkdir {shlex.quote(str(d / self.folder))} && cd {shlex.quote(str(d / self.folder))}",
+                    f"{command} > {GO_TPC_OUT} 2>&1 &",
+                    *(show(c, sysmon.ENV) + f" > {sysmon.SysMon.FILES[n]} &" for n, c in mon.commands().items()),
+                    "wait"]
         return [f"# step {self.index}/{self.count}: {self.label}",
                 f"mkdir {shlex.quote(str(d / self.folder))} && cd {shlex.quote(str(d / self.folder))}",
                 f"{show(tpcc_command(cfg, self.connections, self.sweep.password, masked=True))} > {OUT} 2> {ERR} &",
@@ -401,12 +447,21 @@ class TpccSweep:
         host, host_extra = machine.host_facts(cfg.host_id)
         devices, dev_extra = self.devices()
         tpcc = {"warehouses": cfg.warehouses, "connections": step.connections, "ramp_up_s": cfg.ramp_up_s,
-                "measure_s": cfg.measure_s, "report_interval_s": cfg.interval_s, "kit": "tpcc-mysql",
+                "measure_s": cfg.measure_s, "report_interval_s": cfg.interval_s, "kit": cfg.kit,
                 **_tpcc_db_numbers(db.get("parameters", {}))}
-        desc = (f"tpcc-mysql tpcc_start load sweep step {step.index}/{step.count}: {cfg.warehouses} warehouses, "
+        if cfg.kit == "go-tpc":
+            tpcc["ramp_up_s"] = 0
+        generator = (f" The load generator ran on {cfg.load_generator} as the database server"
+                     " (it shares the CPUs: CPU busy and path length include it)."
+                     if cfg.load_generator == "same host" else f" Load generator: {cfg.load_generator}.")
+        desc = (f"go-tpc tpcc run sweep step {step.index}/{step.count}: {cfg.warehouses} warehouses, "
+                f"{step.connections} threads, {cfg.measure_s} s measured, no ramp-up (go-tpc has none; "
+                f"report every {cfg.interval_s} s) against {cfg.host}:{cfg.port}/{cfg.db}; "
+                "iostat and mpstat for the whole run." + generator) if cfg.kit == "go-tpc" else None
+        desc = desc or (f"tpcc-mysql tpcc_start load sweep step {step.index}/{step.count}: {cfg.warehouses} warehouses, "
                 f"{step.connections} connections, {cfg.ramp_up_s} s ramp-up + {cfg.measure_s} s measured "
                 f"(report every {cfg.interval_s} s) against {cfg.host}:{cfg.port}/{cfg.db}; "
-                "iostat and mpstat for the measured window.")
+                "iostat and mpstat for the measured window." + generator)
         if cfg.note:
             desc += f" Note: {cfg.note}"
         mon = step.monitor(self.sweep_dir)
@@ -415,7 +470,7 @@ class TpccSweep:
             "run_id": f"{self.sweep_id}-{step.folder}",
             "kind": "synthetic" if cfg.synthetic else "measured",
             "synthetic": True if cfg.synthetic else None,
-            "tools": ["tpcc-mysql", "iostat", "mpstat"],
+            "tools": [cfg.kit, "iostat", "mpstat"],
             "started_at": started, "ended_at": ended, "status": status, "status_reason": reason,
             "description": desc,
             "tags": ["capture", "tpcc-sweep", *cfg.tags],
@@ -427,7 +482,7 @@ class TpccSweep:
                 "tpcc_command": show(tpcc_command(cfg, step.connections, self.password, masked=True)),
                 **{f"{n}_command": show(c, sysmon.ENV) for n, c in mon.commands().items()},
                 "db_host": cfg.host, "db_port": cfg.port, "db_socket": cfg.socket, "db_name": cfg.db,
-                "db_user": cfg.user,
+                "db_user": cfg.user, "tpcc_kit": cfg.kit, "load_generator_host": cfg.load_generator,
                 "password_source": ("option file" if cfg.password_file else
                                     f"environment variable {cfg.password_env}" if self.password else "none"),
                 "stop_conditions": drop_none({
@@ -445,24 +500,28 @@ class TpccSweep:
         folder = sweep_dir / step.folder
         folder.mkdir(parents=True)
         started = now()
-        outputs = [OUT, ERR, "iostat.json", "mpstat.json"]
+        go = cfg.kit == "go-tpc"
+        outputs = [GO_TPC_OUT, "iostat.json", "mpstat.json"] if go else [OUT, ERR, "iostat.json", "mpstat.json"]
         header = (f"Written by {CAPTURED_BY} (step {step.index} of TPC-C sweep {self.sweep_id}).\n"
-                  "The password is not stored anywhere: tpcc_start's output was scrubbed as it was read.")
+                  f"The password is not stored anywhere: {cfg.kit}'s output was scrubbed as it was read.")
         write_manifest(folder, self.manifest(step, "interrupted", "the step started but did not finish "
                                              "(iopscope was killed or crashed)", started, None,
                                              ignored(outputs, "step did not finish"), {}), header)
         measuring = threading.Event()
+        if go:
+            measuring.set()  # go-tpc measures from its first second: no ramp-up to wait for
         proc = subprocess.Popen(tpcc_command(cfg, step.connections, self.password), cwd=folder,
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, errors="replace",
+                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT if go else subprocess.PIPE,
+                                text=True, errors="replace",
                                 start_new_session=True, env={**os.environ, "LC_ALL": "C"})
-        out = _Pump(proc.stdout, folder / OUT, self.password,
+        out = _Pump(proc.stdout, folder / output_name(cfg), self.password,
                     lambda line: measuring.set() if line.strip() == "MEASURING START." else None)
-        err = _Pump(proc.stderr, folder / ERR, self.password)
+        err = _Pump(proc.stderr if not go else _Empty(), folder / ERR, self.password)
         out.start()
         err.start()
         mon: sysmon.SysMon | None = None
         t0 = time.monotonic()
-        limit = cfg.ramp_up_s + cfg.measure_s + 600
+        limit = (0 if go else cfg.ramp_up_s) + cfg.measure_s + 600
         overran = False
         try:
             while proc.poll() is None:
@@ -501,7 +560,7 @@ class TpccSweep:
                                                  ignored(present, "the step was interrupted: not a complete run"),
                                                  {}), header)
             raise
-        extra: dict[str, Any] = {"tpcc_start_exit_status": proc.returncode}
+        extra: dict[str, Any] = {("go_tpc_exit_status" if go else "tpcc_start_exit_status"): proc.returncode}
         if mon:
             extra["sysmon_started_at"] = mon.started_at.replace(microsecond=0) if mon.started_at else None
             extra["sysmon_samples_requested"] = mon.count
@@ -520,22 +579,28 @@ class TpccSweep:
         parse_reason = numbers.pop("parse_reason", None)
         status, reason = "complete", None
         if overran:
-            status, reason = "failed", f"tpcc_start ran past {limit} s and was stopped"
+            status, reason = "failed", f"{cfg.kit} ran past {limit} s and was stopped"
         elif proc.returncode != 0 or parse_status in (None, "failed"):
             status = "failed"
             said = (parse_reason or (folder / ERR).read_text(errors="replace").strip()
-                    or "\n".join((folder / OUT).read_text(errors="replace").strip().splitlines()[-5:]))
-            reason = f"tpcc_start exit {proc.returncode}: {said[-1500:]}"
+                    or "\n".join((folder / output_name(cfg)).read_text(errors="replace").strip().splitlines()[-5:]))
+            reason = f"{'go-tpc' if go else 'tpcc_start'} exit {proc.returncode}: {said[-1500:]}"
         elif parse_status == "incomplete":
-            status, reason = "incomplete", "tpcc_start's output stops before the TpmC line"
-        files = [f for f in (
+            status, reason = "incomplete", (parse_reason or "") if go else "tpcc_start's output stops before the TpmC line"
+        if go:
+            (folder / ERR).unlink(missing_ok=True)  # stderr went into go-tpc.out
+        files = [f for f in ((
+            declare_file(folder, GO_TPC_OUT, "result", None, "go-tpc standard output and error (password removed)"),
+            declare_file(folder, "iostat.json", "system", None, "iostat for the run"),
+            declare_file(folder, "mpstat.json", "system", None, "mpstat for the run"),
+        ) if go else (
             declare_file(folder, OUT, "result", None, "tpcc_start standard output (password removed)"),
             {"path": ERR, "role": "ignore",
              "description": "tpcc_start standard error, verbatim except the password" if (folder / ERR).stat().st_size
              else "tpcc_start standard error (empty)"},
             declare_file(folder, "iostat.json", "system", None, "iostat for the measured window"),
             declare_file(folder, "mpstat.json", "system", None, "mpstat for the measured window"),
-        ) if f]
+        )) if f]
         manifest = self.manifest(step, status, reason, started, now(), files, extra)
         if status == "incomplete":
             status = "failed"  # the sweep cannot judge a step without its totals
@@ -590,6 +655,46 @@ def tpcc_summary_rows(state: SweepState) -> list[dict[str, str]]:
     return rows
 
 
+# --------------------------------------------------------------------------- throwaway server
+
+
+def _run_with_throwaway_server(args, cfg: TpccConfig, sweep: "TpccSweep", sweep_dir: Path, console: Console) -> int:
+    """Start a throwaway MariaDB, load the warehouses, run the sweep against it, stop it."""
+    from iopscope.capture.tpcc_load import load_go_tpc, load_tpcc_mysql
+
+    datadir = Path(args.server_datadir).resolve() if args.server_datadir else temporary_datadir()
+    server = ThrowawayServer(datadir, buffer_pool=args.buffer_pool, keep=args.keep_server_datadir,
+                             extra_options=list(args.server_option))
+    console.print(f"starting a throwaway MariaDB server on {datadir} (buffer pool {args.buffer_pool})")
+    with server:
+        cfg.host, cfg.port, cfg.socket, cfg.mysql = server.host, server.port, None, server.client
+        cfg.password_env, cfg.password_file = None, None
+        cfg.db_server = cfg.db_server or "MariaDB"
+        load_out = sweep_dir / ".load.log"  # a dot file: ingest does not read it as a run
+        if not cfg.data_device:
+            cfg.data_device = machine.block_name_for(datadir)
+        if cfg.kit == "go-tpc":
+            seconds = load_go_tpc(cfg.go_tpc, server, cfg.db, cfg.warehouses, load_out)
+        else:
+            seconds = load_tpcc_mysql(cfg.tpcc_start, args.tpcc_mysql_dir, server, cfg.db, cfg.warehouses, load_out)
+        console.print(f"loaded {cfg.warehouses} warehouse(s) in {seconds:.0f} s; port {server.port}")
+        size = server.sql("SELECT COALESCE(SUM(data_length + index_length), 0) FROM information_schema.tables "
+                          f"WHERE table_schema = '{cfg.db}'").strip()
+        cfg.note = " ".join(filter(None, [cfg.note, (
+            f"Throwaway MariaDB server (iopscope capture tpcc --throwaway-server): fresh datadir {datadir}, "
+            f"127.0.0.1 only, buffer pool {args.buffer_pool}"
+            + (f", options {' '.join(args.server_option)}" if args.server_option else "")
+            + f"; {cfg.warehouses} warehouse(s) loaded in {seconds:.0f} s, {int(size) / 2**20:.0f} MiB of "
+              "data and indexes before the sweep.")]))
+        sweep.cfg = cfg
+        state = sweep.new_state(sys.argv[1:] if sys.argv else [])
+        state.data["throwaway_server"] = {"datadir": str(datadir), "port": server.port,
+                                          "buffer_pool": args.buffer_pool, "load_seconds": round(seconds, 1),
+                                          "data_bytes": int(size)}
+        state.save()
+        return sweep.run(state)
+
+
 # --------------------------------------------------------------------------- CLI entry
 
 
@@ -614,11 +719,15 @@ def main(args) -> int:
                 db_server=args.db_server, config_id=args.config_id, sysmon_interval=args.sysmon_interval,
                 iostat_devices=args.iostat_devices, iostat=args.iostat, mpstat=args.mpstat,
                 host_id=args.host_id, note=args.note, tags=args.tag, synthetic=args.synthetic,
-                data_device_id=args.data_device_id, log_device_id=args.log_device_id)
+                data_device_id=args.data_device_id, log_device_id=args.log_device_id,
+                kit=args.kit, go_tpc=args.go_tpc, load_generator=args.load_generator)
+            if cfg.kit == "go-tpc":
+                cfg.ramp_up_s = 0
             if cfg.password_file:
                 cfg.password_file = str(Path(cfg.password_file).resolve())
-            if "/" in cfg.tpcc_start:
-                cfg.tpcc_start = os.path.abspath(cfg.tpcc_start)
+            for attr in ("tpcc_start", "go_tpc"):
+                if "/" in getattr(cfg, attr):
+                    setattr(cfg, attr, os.path.abspath(getattr(cfg, attr)))
             sweep_id = args.sweep_id or (Path(args.out).resolve().name if args.out else
                                          default_sweep_id("tpcc", [f"w{cfg.warehouses}"], cfg.data_device))
             sweep_dir = _sweep_dir(args, sweep_id)
@@ -628,14 +737,19 @@ def main(args) -> int:
         if args.dry_run:
             print("\n".join(sweep.dry_run()))
             return 0
-        check_tools(cfg.tpcc_start, cfg.iostat, cfg.mpstat)
+        check_tools(cfg.go_tpc if cfg.kit == "go-tpc" else cfg.tpcc_start, cfg.iostat, cfg.mpstat)
         if state is None:
             if sweep_dir.exists() and any(sweep_dir.iterdir()):
                 raise SweepError(f"{sweep_dir} exists and is not empty; continue it with --resume {sweep_dir}")
             sweep_dir.mkdir(parents=True, exist_ok=True)
-            state = sweep.new_state(sys.argv[1:] if sys.argv else [])
-            state.save()
-        return sweep.run(state)
-    except SweepError as exc:
+        elif getattr(args, "throwaway_server", False):
+            raise SweepError("--resume with --throwaway-server: the server and its data are gone; start a new sweep")
+        if not getattr(args, "throwaway_server", False):
+            if state is None:
+                state = sweep.new_state(sys.argv[1:] if sys.argv else [])
+                state.save()
+            return sweep.run(state)
+        return _run_with_throwaway_server(args, cfg, sweep, sweep_dir, console)
+    except (SweepError, ServerError) as exc:
         console.print(f"[red]error:[/] {escape(str(exc))}", markup=True, highlight=False)
         return 2

@@ -646,3 +646,55 @@ def arrow_floats(strings: pa.Array) -> pa.Array | None:
         return strings.cast(pa.float64())
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
         return None
+
+
+# Columns of a device row that say which report and device it is; every other column is a
+# measurement (zero in a row iostat -z left out).
+_REPORT_KEYS = ("sample_index", "segment_index", "sampled_at", "time_text", "elapsed_s", "is_since_boot",
+                "device", "is_group", "layout", "unit_source")
+
+
+def _report_devices(names: list[str], reports: list[tuple[dict, int]]) -> list[tuple[dict, list[str]]]:
+    ends = [start for _, start in reports[1:]] + [len(names)]
+    return [(base, names[start:end]) for (base, start), end in zip(reports, ends)]
+
+
+def omitted_devices(names: list[str], reports: list[tuple[dict, int]], last_open: bool = False) -> bool:
+    """True when some report of an iostat invocation lacks a device another report of it has:
+    the trace of ``-z`` (iostat otherwise prints every device in every report). ``last_open``:
+    the file may be cut, so its last report does not count."""
+    each = _report_devices(names, reports)[: -1 if last_open else None]
+    seen: dict[int, set[str]] = {}
+    for base, devices in each:
+        seen.setdefault(base["segment_index"], set()).update(devices)
+    return any(set(devices) != seen[base["segment_index"]] for base, devices in each)
+
+
+def fill_idle_devices(rows: list[dict], reports: list[tuple[dict, int]], last_open: bool = False) -> list[dict]:
+    """The rows with, in each report, a row for every device of the same iostat invocation that
+    the report left out. iostat -z omits a device with no IO in the interval (and a report with
+    no active device at all has no device line): those are samples of zero activity, and a mean
+    over time must count them. A filled row has the report's stamps, zeros in every column the
+    device's printed rows have, and ``is_zero_filled`` true. ``last_open``: the last report
+    (of a file that may be cut) is kept as printed."""
+    each = list(zip(reports, (d for _, d in _report_devices([r["device"] for r in rows], reports))))
+    templates: dict[tuple[int, str], dict] = {}
+    for (base, start), devices in each:
+        for row in rows[start:start + len(devices)]:
+            templates.setdefault((base["segment_index"], row["device"]), row)
+    out: list[dict] = []
+    for number, ((base, start), devices) in enumerate(each):
+        out.extend(rows[start:start + len(devices)])
+        if last_open and number == len(each) - 1:
+            break
+        present = set(devices)
+        for (segment, device), template in templates.items():
+            if segment != base["segment_index"] or device in present:
+                continue
+            filled = {key: (0 if type(value) is int else 0.0) for key, value in template.items()
+                      if key not in _REPORT_KEYS and value is not None}
+            filled.update({key: base.get(key) for key in _REPORT_KEYS[:6]})
+            filled.update(device=device, is_group=template["is_group"], layout=template["layout"],
+                          unit_source=template["unit_source"], is_zero_filled=True)
+            out.append(filled)
+    return out

@@ -20,10 +20,13 @@ Variants handled
   list; elapsed time grew as much as the wall clock between the two timestamps, +-1.5 s).
   Two separate runs of the same short (< ~3 s) job appended to one file can look the same.
 * Duplicate keys: in ``percentile`` (fio 2.x prints unused slots as ``"0.00": 0`` several
-  times: those are dropped) and in ``global options`` (the last one wins, as in fio; client
-  mode repeats every global option once per client).
-* ``--client`` mode: ``client_stats`` instead of ``jobs``, ``global options`` as one object
-  with repeated keys (fio 3.33) or as an array, ``hostname`` on jobs and disks, and an
+  times: those are dropped) and in ``global options`` (client mode repeats every global option
+  once per client: see below).
+* ``--client`` mode: ``client_stats`` instead of ``jobs``; ``global options`` as an array of
+  per-client objects (each client entry gets its own client's, matched by hostname and port) or
+  as one object with repeated keys (fio 3.33: it does not say which value was whose, so a key
+  whose values differ is left out with a warning); ``hostname`` and ``port`` on each client
+  entry (its own, never another client's) and ``hostname`` on disks, and an
   ``All clients`` aggregate (``is_aggregate``) that has no ``job options``: it takes the
   options its client entries agree on (null where they differ), and the sums of their
   ``numjobs`` and ``outstanding_ios``.
@@ -75,7 +78,7 @@ from iopscope.parsers.base import Columns, ParseError, ParseResult
 from iopscope.units import EXACT_INT_LIMIT, fio_seconds, fio_option_size_bytes, to_bool, to_float, to_int
 
 NAME = "fio_json"
-VERSION = "1.1.1"
+VERSION = "1.2.0"
 TOOL = "fio"
 
 DIRECTIONS = ("read", "write", "trim")
@@ -309,7 +312,7 @@ def _parse_document(doc_index: int, line: int, doc: dict, is_interim: bool,
         except (OverflowError, OSError, ValueError):
             result.warn(line, f"timestamp {ts!r} is not a valid time: ignored")
     has_globals = "global options" in doc
-    global_opts = _merge_global_options(doc.get("global options"))
+    global_opts, client_opts = _merge_global_options(doc.get("global options"), "client_stats" in doc, line, result)
     jobs = _job_list(doc)
     if jobs is None:
         result.error(line, "fio document has neither 'jobs' nor 'client_stats'")
@@ -320,7 +323,7 @@ def _parse_document(doc_index: int, line: int, doc: dict, is_interim: bool,
         if not isinstance(job, dict):
             result.warn(line, f"job entry {job_index} is not an object")
             continue
-        entries.append((job_index, job, _job_facts(job, global_opts, has_globals)))
+        entries.append((job_index, job, _job_facts(job, _client_globals(job, global_opts, client_opts), has_globals)))
     _fill_aggregates(entries)
     _infer_group_reporting(entries)
     for job_index, job, facts in entries:
@@ -346,15 +349,56 @@ def _options(value: Any) -> dict[str, str]:
     return out
 
 
-def _merge_global_options(value: Any) -> dict[str, str]:
-    # Client mode prints the global options once per client: as repeated keys in one object
-    # (already merged, last one wins) or, per the issue reports, as an array of objects.
+# Keys that say which client a block of options came from: not options of the job.
+_CLIENT_KEYS = ("hostname", "port")
+
+
+def _merge_global_options(value: Any, client_mode: bool, line: int,
+                          result: ParseResult) -> tuple[dict[str, str], dict]:
+    """(options every client agrees on, {(hostname, port): that client's own options}).
+
+    Outside client mode a repeated key is an option given twice: the last one wins, as in fio.
+    Client mode prints the global options once per client: as an array of objects that name
+    their client (each client's options are its own), or as one object with each key repeated
+    once per client (fio 3.33), which does not say which value was whose: a key whose values
+    differ is left out with a warning instead of giving every client the last one."""
     if isinstance(value, list):
-        merged: dict[str, str] = {}
+        clients: dict[tuple, dict[str, str]] = {}
         for item in value:
-            merged.update({k: v for k, v in _options(item).items() if k != "hostname"})
-        return merged
-    return _options(value)
+            options = _options(item)
+            clients[(options.get("hostname"), options.get("port"))] = \
+                {k: v for k, v in options.items() if k not in _CLIENT_KEYS}
+        return _agreed(list(clients.values())), clients
+    if isinstance(value, _DupDict) and client_mode:
+        by_key: dict[str, list[str]] = {}
+        for key, val in value.pairs:
+            text = _text(val)
+            if text is not None and key not in _CLIENT_KEYS:
+                by_key.setdefault(str(key), []).append(text)
+        differing = sorted(k for k, values in by_key.items() if len(set(values)) > 1)
+        if differing:
+            result.warn(line, "global options differ between clients and the JSON does not say which "
+                              f"client had which value: left out: {', '.join(differing)}")
+        return {k: values[0] for k, values in by_key.items() if k not in differing}, {}
+    return {k: v for k, v in _options(value).items() if k not in _CLIENT_KEYS}, {}
+
+
+def _agreed(option_sets: list[dict[str, str]]) -> dict[str, str]:
+    """The options whose value is the same in every set (and present in all)."""
+    if not option_sets:
+        return {}
+    first, *others = option_sets
+    return {k: v for k, v in first.items() if all(o.get(k) == v for o in others)}
+
+
+def _client_globals(job: dict, agreed: dict[str, str], clients: dict) -> dict[str, str]:
+    """The global options of the client that ran ``job`` (by hostname and port, or by hostname
+    alone when that names one client), else those every client agrees on."""
+    host, port = _text(job.get("hostname")), _text(job.get("port"))
+    if (host, port) in clients:
+        return clients[(host, port)]
+    by_host = [opts for (h, _), opts in clients.items() if h == host]
+    return by_host[0] if host is not None and len(by_host) == 1 else agreed
 
 
 def _job_facts(job: dict, global_opts: dict, has_globals: bool) -> dict:
@@ -449,6 +493,7 @@ def _parse_job(doc_index, job_index, job, facts, started_at, is_interim, result)
         "job_name": facts["name"],
         "group_id": facts["group"],
         "hostname": _text(job.get("hostname")),
+        "port": to_int(job.get("port")),
         "is_aggregate": facts["is_aggregate"],
         "is_interim": is_interim,
         "error_code": to_int(job.get("error")),

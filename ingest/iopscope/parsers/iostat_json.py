@@ -19,8 +19,10 @@ Variants handled
 * Since-boot report: the first entry of ``statistics`` unless the file shows ``-y``: sysstat
   >= 12 leaves an empty line after ``"statistics": [`` for the skipped report, older sysstat a
   stray comma (invalid JSON, repaired here). Rule as in the text parser.
-* ``-z`` entries with an empty ``disk`` list, ``-c`` (no disk), ``-d`` (no avg-cpu), ``-g``
-  groups (leading space, ``is_group``), several documents in one file (each a segment).
+* ``-z``: a device missing from an entry's ``disk`` list (an empty list when none was active)
+  gets a row of zeros with ``is_zero_filled``, as in the text parser; ``-c`` (no disk), ``-d``
+  (no avg-cpu), ``-g`` groups (leading space, ``is_group``), several documents in one file
+  (each a segment).
 * A document cut short: the complete ``statistics`` entries are kept, status ``incomplete``.
 
 Example
@@ -52,11 +54,13 @@ from iopscope.parsers._sysstat_common import (
     cpu_row,
     CPU_BASE_KEYS,
     busy_column,
+    fill_idle_devices,
     UNIT_FACTOR,
     UNIT_PREFERENCE,
     finite_floats,
     join_parts,
     layout_of,
+    omitted_devices,
     one_key_set,
     out_of_range,
     repeat_each,
@@ -67,7 +71,7 @@ from iopscope.parsers._sysstat_common import (
 from iopscope.parsers.base import Columns, ParseError, ParseResult, no_gc
 
 NAME = "iostat_json"
-VERSION = "1.0.0"
+VERSION = "1.1.0"
 TOOL = "iostat"
 
 DEVICE_TABLE = "iostat_device_samples"
@@ -275,6 +279,7 @@ def _parse_host(host: dict, line: int, skipped: bool, clock: ReportClock, cache:
     dev_rows: list[dict] = []
     parts[CPU_TABLE].append(cpu_rows)
     parts[DEVICE_TABLE].append(dev_rows)
+    reports: list[tuple[dict, int]] = []   # (report base, index of its first device row)
     for entry in stats:
         if not isinstance(entry, dict):
             result.warn(line, "statistics entry is not an object: skipped")
@@ -292,11 +297,21 @@ def _parse_host(host: dict, line: int, skipped: bool, clock: ReportClock, cache:
             cpu_rows.append(cpu_row(sample, values, hostname, cpus))
         disks = entry.get("disk")
         if isinstance(disks, list):
+            reports.append((sample, len(dev_rows)))
             for disk in disks:
                 if isinstance(disk, dict):
                     row = _disk_row(disk, sample, cache, warned, line, result)
                     if row is not None:
                         dev_rows.append(row)
+    if omitted_devices([r["device"] for r in dev_rows], reports):
+        dev_rows[:] = fill_idle_devices(dev_rows, reports)
+
+
+def _omits_devices(disk_lists: list) -> bool:
+    """True when some report lists fewer devices than the host has (iostat -z)."""
+    names = [{d.get("disk_device") for d in disks if isinstance(d, dict)} for disks in disk_lists if isinstance(disks, list)]
+    every = set().union(*names) if names else set()
+    return any(n != every for n in names)
 
 
 def _host_columns(stats: list, dates: DateReader, clock: ReportClock, skipped: bool, hostname, cpus,
@@ -317,6 +332,8 @@ def _host_columns(stats: list, dates: DateReader, clock: ReportClock, skipped: b
     if set(map(type, disk_lists)) - {list, type(None)} or set(map(type, cpu_objects)) - {dict, type(None)}:
         return False
     disks = [disk for disk_list in disk_lists if disk_list for disk in disk_list]
+    if _omits_devices(disk_lists):
+        return False  # -z: the row-by-row path fills in the devices left out
     disk_columns: dict[str, list] = {}
     if disks:
         keys = one_key_set(disks, "disk_device")

@@ -25,14 +25,20 @@ Variants handled
   more empty lines right after the banner mean -y. Older sysstat leaves no trace of -y: such a
   file's first report is flagged although it is not since boot. A file starting mid-stream (no
   banner) has no since-boot report. Several banners (appended runs) each start a segment.
-* ``-d`` (no avg-cpu), ``-c`` (no devices), ``-z`` reports with a header and no device,
+* ``-d`` (no avg-cpu), ``-c`` (no devices), ``-z``: a device left out of a report (no IO in
+  the interval; a report with no active device has only its header) gets a row of zeros with
+  ``is_zero_filled`` (see ``fill_idle_devices``), so that means over time count idle intervals,
   ``-g`` groups (leading space, ``is_group``), ``-p`` partitions, one to three empty lines
   between reports, or none at all.
 * ``-h`` / ``--human``: suffixed values (``10.1M``, ``4.7%``), the split report of 12.x
   (several headers per report, ``Device`` last: merged into one row per device) and the older
   device-name-on-its-own-line form.
-* A file cut mid-line (no final newline): complete rows kept, the cut line dropped unless its
-  last value is whole, a warning, status ``incomplete``.
+* No final newline: a last line that cannot have been cut (its last value has sysstat's two
+  decimals, or it is as wide as its header: sysstat pads each value to its header token) in a
+  report with as many devices as the one before it means only the newline is missing: read,
+  status ``complete``, no warning. Otherwise (a file cut
+  mid-line) complete rows are kept, the last line dropped unless its last value is whole, a
+  warning, status ``incomplete``.
 * Decimal-comma locales (de_DE: ``13,02``): commas read as decimal points.
 * macOS/BSD and Solaris iostat are detected (so the user gets a reason) and rejected.
 
@@ -79,10 +85,12 @@ from iopscope.parsers._sysstat_common import (
     busy_array,
     busy_column,
     busy_pct,
+    fill_idle_devices,
     human_value,
     join_parts,
     layout_of,
     looks_like_timestamp,
+    omitted_devices,
     out_of_range,
     parse_banner,
     plain_percentages,
@@ -94,7 +102,7 @@ from iopscope.parsers._sysstat_common import (
 from iopscope.parsers.base import Columns, ParseError, ParseResult, no_gc
 
 NAME = "iostat_text"
-VERSION = "1.0.0"
+VERSION = "1.1.0"
 TOOL = "iostat"
 
 DEVICE_TABLE = "iostat_device_samples"
@@ -177,6 +185,53 @@ def parse(text: str, *, fast: bool = True) -> ParseResult:
         return _parse(text, ROWS)
 
 
+def _last_line_whole(lines: list[str]) -> bool:
+    """True when the last line is a values line that cannot have been cut: as many fields as
+    its header, and its last value whole (sysstat prints 2 decimals: "4.36", never "4.3") or
+    the line as wide as the header it follows (sysstat right-aligns each value under its header token, so a cut row is shorter);
+    a row that ends with its device name (``--human``) needs that name in an earlier report."""
+    last = lines[-1].rstrip()
+    if not last or last.lstrip().startswith(("Device", "avg-cpu", "Linux")):
+        return False
+    for line in reversed(lines[:-1]):
+        header = line.rstrip()
+        stripped = header.strip()
+        if not stripped:
+            return False  # a report ended in between: the last line follows no header
+        if not stripped.startswith(("Device", "avg-cpu")) and not stripped.endswith(("Device", "Device:")):
+            continue
+        if not stripped.startswith(("Device", "avg-cpu")):   # --human: the device name comes last
+            name = last.split()[-1]
+            known = any(earlier.rstrip().endswith(" " + name) for earlier in lines[:-1])
+            return known and len(last) - len(name) >= len(header) - len("Device")
+        # values only: an avg-cpu line, or a row whose device name has a line of its own (-h
+        # before 12.x) has one field less than its header
+        lone_name = len(lines) > 1 and len(lines[-2].split()) == 1 and lines[-2].strip() != stripped
+        fields = len(header.split()) - (1 if stripped.startswith("avg-cpu") or lone_name else 0)
+        return len(last.split()) == fields and (len(last) >= len(header) or bool(_WHOLE_VALUE.search(last)))
+    return False
+
+
+def _last_report_whole(result: ParseResult) -> bool:
+    """True unless the last report has fewer device rows than the report before it in the same
+    iostat invocation (a cut right after a row's last digit looks whole on its own)."""
+    rows = result.tables.get(DEVICE_TABLE)
+    if not rows:
+        return True
+    reports: dict[tuple, int] = {}
+    for segment, index in zip(_values(rows, "segment_index"), _values(rows, "sample_index")):
+        reports[(segment, index)] = reports.get((segment, index), 0) + 1
+    keys = list(reports)
+    return len(keys) < 2 or keys[-1][0] != keys[-2][0] or reports[keys[-1]] >= reports[keys[-2]]
+
+
+def _values(rows, name: str) -> list:
+    if isinstance(rows, Columns):
+        column = rows.columns[name]
+        return column.to_pylist() if hasattr(column, "to_pylist") else list(column)
+    return [row[name] for row in rows]
+
+
 class _NeedsRowPath(Exception):
     """A fast path met something only a slower path reads (a report unlike the others, --human
     values, a device name on its own line, a split report): parse() starts again on the next
@@ -196,25 +251,35 @@ def _parse(text: str, path: str) -> ParseResult:
         # A decimal-comma locale (de_DE ...): sysstat printed "13,02". No other comma is printed.
         text = text.replace(",", ".")
     lines = text.split("\n")
+    unended = None   # (line number, text) of a last line without its newline, when it is read
     if lines[-1] == "":
         lines.pop()
     else:
-        # No final newline: iostat ends every report with one, so the output was cut.
-        # A last line whose last value is whole ("4.36") is read; anything else is dropped.
+        # No final newline: the output may have been cut, or only the newline is missing (an
+        # editor, a copy). A last line that cannot have been cut (_last_line_whole) or whose
+        # last value is whole ("4.36") is read; anything else is dropped. Whether the file is
+        # complete is decided after reading (_last_report_whole).
         cut_line = len(lines)
         tail = lines[-1].rstrip()
-        if _WHOLE_VALUE.search(tail):
-            result.warn(cut_line, f"file ends without a newline (output cut short?): last line read: {tail.strip()[:120]}")
+        if _last_line_whole(lines) or _WHOLE_VALUE.search(tail):
+            unended = (cut_line, tail)
+            result.status = "incomplete"  # until the reports read say otherwise (see below)
         else:
             lines.pop()
             result.warn(cut_line, f"file ends mid-line (output cut short): cut line dropped: {tail.strip()[:120]}")
-        result.status = "incomplete"
+            result.status = "incomplete"
 
     dates = DateReader(_date_samples(lines))
     if path == PERIODIC:
         _read_periodic(lines, result, dates)
     else:
         _Reader(result, dates, path == COLUMNS).run(lines)
+    if unended is not None:
+        if _last_line_whole(lines) and _last_report_whole(result):
+            result.status = "complete"   # only the final newline is missing
+        else:
+            line, tail = unended
+            result.warn(line, f"file ends without a newline (output cut short?): last line read: {tail.strip()[:120]}")
     if not result.tables.get(DEVICE_TABLE) and not result.tables.get(CPU_TABLE):
         if not result.facts:
             raise ParseError("no iostat report found (no avg-cpu block, no Device header)")
@@ -602,6 +667,7 @@ class _Reader:
         dev_blocks: list[_DeviceBlock] = []
         cpu_blocks: list[_CpuBlock] = []
         block = cpu_block = None
+        reports: list[tuple[dict, int]] = []   # (report base, index of its first device row)
         for i, line in enumerate(lines):
             if mode == 2:
                 parts = line.split()
@@ -761,6 +827,8 @@ class _Reader:
                     self.pending_ts = None
                     self.sample_tokens = tokens
                     layout = dc.layout
+                    # where this report's device rows start (see fill_idle_devices)
+                    reports.append((self.sample, sum(len(b.names) for b in dev_blocks) if fast else len(dev_rows)))
                 elif self.sample_cols:
                     if fast:
                         raise _NeedsRowPath  # rows of a split --human report are merged as dicts
@@ -818,6 +886,14 @@ class _Reader:
         if mode == 1 and result.status == "complete":
             result.warn(len(lines), "file ends after an avg-cpu header: output cut short")
             result.status = "incomplete"
+        names_in_order = [n for b in dev_blocks for n in b.names] if fast else [r["device"] for r in dev_rows]
+        # The last report of a file that may be cut lacks devices because of the cut: it is
+        # neither evidence of -z nor filled in.
+        last_open = result.status == "incomplete"
+        if omitted_devices(names_in_order, reports, last_open):
+            if fast:
+                raise _NeedsRowPath  # rows are filled in as dicts
+            dev_rows = fill_idle_devices(dev_rows, reports, last_open)
         if fast:
             dev_rows = join_parts([b.columns() for b in dev_blocks])
             cpu_rows = join_parts([b.columns() for b in cpu_blocks])

@@ -49,13 +49,18 @@ TpmC. ``nan``, ``-nan`` and ``inf`` read as null. MySQL error lines (``1213, 400
 
 Status: ``complete`` when the ``<TpmC>`` value is there; ``incomplete`` when the output stops
 earlier (after RAMP-UP, right after MEASURING START, after some intervals, mid-line: the
-rows that exist are kept; a last line without its newline is dropped as possibly cut);
+rows that exist are kept; a last line without its newline is dropped as possibly cut, unless
+it has the shape of the line before it, digits aside, or is the usage line: then only the
+newline is missing);
 ``failed`` when tpcc_start says ``error at main``, prints only its usage, or threads failed to
 connect and no transaction ran.
 
-TpmC check: ``tpmc_recomputed`` = (New-Order sc + lt) x 60 / measured seconds, where measured
-seconds = measure time rounded down to the report interval (the `` in N sec.`` line). A
-difference beyond tpcc_start's float32 rounding sets ``tpmc_mismatch`` and a warning.
+TpmC check: ``tpmc_recomputed`` = (New-Order sc + lt) x 60 / `` in N sec.``, which tpcc_start
+prints from the *planned* measure time (rounded down to the report interval). A difference
+beyond tpcc_start's float32 rounding sets ``tpmc_mismatch`` and a warning. ``measured_s`` is
+what the run measured: N, unless the measured interval lines cover less than N minus one
+interval (an aborted run, which still prints the planned N: a warning), and for an output cut
+before ``in N sec.`` the seconds its interval lines cover (never the planned time).
 
 Doubtful: builds older than 2012 may have timed transactions in seconds rather than
 milliseconds; their rt90 values are stored in the ``_ms`` columns as printed. From 2012 to
@@ -98,7 +103,7 @@ from iopscope.parsers.base import Columns, ParseError, ParseResult
 from iopscope.tables.tpcc import TABLES
 
 NAME = "tpcc_mysql"
-VERSION = "1.0.0"
+VERSION = "1.1.0"
 TOOL = "tpcc-mysql"
 
 TX_KEYS = ("new_order", "payment", "order_status", "delivery", "stock_level")
@@ -472,8 +477,9 @@ class _State:
 def parse(text: str) -> ParseResult:
     result = ParseResult(format=NAME)
     st = _State()
-    # A last line without its newline may have been cut anywhere.
-    cut_last = bool(text[text.rfind("\n") + 1:].strip())
+    # A last line without its newline may have been cut anywhere, unless it shows it was not.
+    tail = text[text.rfind("\n") + 1:]
+    cut_last = bool(tail.strip()) and not _whole_last_line(text, tail)
     # Runs of current-format interval lines are read in bulk, the lines around them one by one,
     # in file order (both read and change the same state).
     read, number = 0, 0  # text read so far, and its lines
@@ -490,6 +496,27 @@ def parse(text: str) -> ParseResult:
     _finish(st, result, cut_last)
     _scrub(result, st.secrets)
     return result
+
+
+def _whole_last_line(text: str, tail: str) -> bool:
+    """True when a last line without its newline is whole, so that only the newline is missing:
+    the usage line, or a line of the same shape as the line before it (digits aside: an
+    interval or Raw Results line cut inside a number has fewer decimals or fields, "8.3" -> "8.",
+    "(5)" -> "(5")."""
+    line = tail.strip()
+    if line.startswith(("Usage: tpcc_start", "usage: tpcc_start")):
+        return True
+    before = text[: len(text) - len(tail)].rstrip().rsplit("\n", 1)[-1].strip()
+    return bool(before) and _digit_shape(before) == _digit_shape(line)
+
+
+def _digit_shape(line: str) -> str:
+    """The line with each number reduced to its decimals: "120, trx: 758, 95%: 26.371" ->
+    "0, trx: 0, 0%: 0.000" (tpcc_start prints a fixed number of decimals per field)."""
+    return _NUMBER.sub(lambda m: "0" + re.sub(r"\d", "0", m.group(1) or ""), " ".join(line.split()))
+
+
+_NUMBER = re.compile(r"\d+(\.\d*)?")
 
 
 def _read_lines(st: _State, result: ParseResult, text: str, before: int, cut_last: bool = False) -> int:
@@ -1082,9 +1109,7 @@ def _finish(st: _State, result: ParseResult, cut_last: bool) -> None:
     elif seen_interval and seen_interval != report_interval:
         result.warn(None, f"interval lines are {seen_interval:g} s apart but -i says {report_interval} s")
 
-    measured_s = st.in_sec
-    if measured_s is None and measure_s is not None and report_interval:
-        measured_s = (measure_s // report_interval) * report_interval
+    measured_s = _measured_seconds(st, figures, report_interval, result)
 
     # TpmC printed vs recomputed from the New-Order counts.
     tpmc_printed = _float(st.tpmc_text) if st.tpmc_text is not None else None
@@ -1163,6 +1188,25 @@ def _finish(st: _State, result: ParseResult, cut_last: bool) -> None:
     result.facts.update({k: v for k, v in facts.items() if v is not None})
 
 
+def _measured_seconds(st: _State, figures: "_IntervalFigures", report_interval: int | None,
+                      result: ParseResult) -> int | None:
+    """Seconds the run really measured. tpcc_start prints `` in N sec.`` from the *planned*
+    measure time (measure_time rounded down to the interval), also when the run was aborted; an
+    output cut short prints none. What the run did measure is what its interval lines cover:
+    that is used whenever it falls short of the printed (or planned) time by more than one
+    report interval, with a warning naming both."""
+    covered = int(figures.measured_s)
+    if st.in_sec is not None:
+        if figures.measured and covered + (report_interval or 0) < st.in_sec:
+            result.warn(None, f"'in {st.in_sec} sec.' is the planned measure time, but the interval lines "
+                              f"cover only {covered} s (run aborted?): measured_s = {covered}")
+            return covered
+        return st.in_sec
+    if figures.measured:
+        return covered   # output cut short: the intervals printed, not the planned time
+    return 0 if st.reached >= _PHASE_RANK["measuring"] else None
+
+
 @dataclass
 class _IntervalFigures:
     """What _finish and _status need from the interval table."""
@@ -1170,6 +1214,7 @@ class _IntervalFigures:
     seen_interval: float | None = None   # most common non-zero interval_s (first seen on a tie)
     new_order: int = 0                   # New-Order count summed over measured lines
     new_order_s: float = 0               # their interval_s, over measured lines with a count
+    measured_s: float = 0                # interval_s summed over measured lines
     ran: bool = False                    # some line has a New-Order count above 0
 
 
@@ -1180,6 +1225,7 @@ def _interval_figures(table: Columns | None) -> _IntervalFigures:
     columns = table.columns
     measured = pc.invert(columns["is_rampup"])  # every row has is_rampup and interval_s
     figures.measured = pc.sum(measured).as_py() or 0
+    figures.measured_s = _exact_sum(columns["interval_s"].filter(measured), 2**53)
     steps = columns["interval_s"].filter(pc.not_equal(columns["interval_s"], 0.0))  # drops nulls too
     if len(steps):
         counts = pc.value_counts(steps)  # values in order of first appearance

@@ -22,6 +22,7 @@ TABLES = {
             ("host_physical_cores", "int64", "Physical cores of the whole machine"),
             ("host_logical_cpus", "int64", "Logical CPUs (threads) of the whole machine"),
             ("host_nominal_ghz", "float64", "Nominal CPU clock"),
+            ("host_measured_ghz", "float64", "CPU clock the capture read (/proc/cpuinfo MHz, [host] current_ghz)"),
             ("host_ram_gib", "float64", ""),
             ("host_os", "string", ""),
             ("host_kernel", "string", ""),

@@ -18,6 +18,7 @@ TABLES = {
             ("job_name", "string", "As named in the job file: never trust it to describe the workload"),
             ("group_id", "int64", ""),
             ("hostname", "string", "client/server mode: the client that ran the job"),
+            ("port", "int64", "client/server mode: the port of that client's fio server (its own, as printed on its entry)"),
             ("is_aggregate", "bool", "True for the 'All clients' entry in client mode"),
             ("is_interim", "bool", "True for a --status-interval snapshot that a later document "
              "of the same run in the file supersedes (count only rows where this is not true)"),

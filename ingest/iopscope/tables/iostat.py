@@ -21,6 +21,9 @@ TABLES = {
             ("is_since_boot", "bool", "True for the first report after a banner when -y was not in effect: averages since boot, exclude from means"),
             ("device", "string", "Device name as printed (a -g group name without its leading space)"),
             ("is_group", "bool", "True for a -g group total row"),
+            ("is_zero_filled", "bool", "True for a row iostat -z left out (no IO in the interval; a report "
+             "with no active device has no device line at all): zeros in the device's columns, so that "
+             "means over time count the idle interval. Null for printed rows"),
             ("layout", "string", "Header generation: x-legacy (<=11.4, avgrq-sz), x-11.5 (11.5-12.0, %rrqm rareq-sz), x-12.1 (discard d/s), x-12.5 (flush f/s), x-short (-x -s), basic (tps), basic-short (-s)"),
             ("unit_source", "string", "Unit the throughputs were printed in: kB | MB | sectors (512-byte sectors/blocks) | human (--human suffixes)"),
             ("r_per_s", "float64", "Read requests completed per second (r/s)"),

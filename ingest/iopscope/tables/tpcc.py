@@ -29,12 +29,29 @@ def _per_type_columns() -> tuple:
     return tuple(specs)
 
 
+def _per_type_percentiles() -> tuple:
+    """Percentile columns go-tpc prints per type and interval (New-Order's p95/p99/p99.9 are
+    the columns tpcc-mysql fills too)."""
+    specs = []
+    for key, name in zip(TX_TYPES, TX_NAMES):
+        pcts = ("50", "90") if key == "new_order" else ("50", "90", "95", "99", "999")
+        for pct in pcts:
+            label = "99.9" if pct == "999" else pct
+            specs.append((f"{key}_p{pct}_ms", "float64", f"{name} {label}th percentile in the interval (go-tpc)"))
+    return tuple(specs)
+
+
+KIT_COLUMN = ("kit", "string", "TPC-C kit that wrote the file: tpcc-mysql | go-tpc (null: tpcc-mysql, "
+                               "files ingested before the column existed)")
+
+
 TABLES = {
     "tpcc_runs": Table(
         "tpcc_runs",
         "One row per tpcc_start output file: parameters (never the password), TpmC printed and "
         "recomputed, and how far the run got.",
         cols(
+            KIT_COLUMN,
             ("output_generation", "string",
              "current (2016-02 on: trx/95%/99%) | 2016-02 (short-lived Feb 2016 lines) | "
              "2011-2012 (count(late):rt90|max) | pre-2011 (count(late):rt90) | null when no interval line"),
@@ -66,7 +83,8 @@ TABLES = {
              "New-Order per minute from the interval lines: sum(count) x 60 / sum(interval_s), measured "
              "intervals only. The only throughput of a run cut short"),
             ("measured_s", "int64",
-             "Seconds TpmC is computed over: 'in N sec.' when printed, else measure_s rounded down to the report interval"),
+             "Seconds the run measured: 'in N sec.' when printed and the measured interval lines cover it (within "
+             "one interval), else the seconds those lines cover (an aborted or cut run: never the planned time)"),
             ("tpmc_printed", "float64", "The <TpmC> value as printed (null when absent, nan or inf)"),
             ("tpmc_recomputed", "float64", "(New-Order sc + lt from Raw Results) x 60 / measured_s"),
             ("tpmc_mismatch", "bool",
@@ -78,6 +96,8 @@ TABLES = {
             ("summary_p99_ms", "float64", "Fork-only percentile line after <TpmC> (p99 / 99%)"),
             ("summary_p999_ms", "float64", "Fork-only percentile line after <TpmC> (p999 / 99.9%)"),
             ("extra_fields_json", "string", "Fork-only 'label: value' lines outside the upstream layout, as JSON"),
+            ("efficiency_pct", "float64", "go-tpc: the 'efficiency' printed after tpmC (tpmC over 12.86 x warehouses)"),
+            ("error_txn_count", "int64", "go-tpc: transactions that failed (sum of the *_ERR summary counts)"),
         ),
     ),
     "tpcc_intervals": Table(
@@ -95,6 +115,7 @@ TABLES = {
             ("new_order_p99_ms", "float64", "New-Order 99th percentile (current output)"),
             ("new_order_p999_ms", "float64", "New-Order 99.9th percentile (forks that print 99.9%)"),
             *_per_type_columns(),
+            *_per_type_percentiles(),
             ("extra_fields_json", "string", "Fields a fork adds that are not columns here, as JSON {label: text}"),
         ),
     ),
@@ -123,7 +144,16 @@ TABLES = {
             ("rt_passed_pct", "float64", "Constraint Check, response time: share on time (null for nan)"),
             ("rt_verdict", "string", "OK | NG (NG is the normal case with default limits)"),
             ("rt90_ms", "float64", "<90th Percentile RT (MaxRT)> block of older builds"),
-            ("max_rt_ms", "float64", "The (MaxRT) of that block"),
+            ("max_rt_ms", "float64", "The (MaxRT) of that block; go-tpc: Max(ms) of the [Summary] line"),
+            ("elapsed_s", "float64", "go-tpc: Takes(s), the seconds the [Summary] line covers"),
+            ("tpm_printed", "float64", "go-tpc: TPM of the [Summary] line (this type per minute)"),
+            ("p50_ms", "float64", "go-tpc: 50th percentile response time"),
+            ("p90_ms", "float64", "go-tpc: 90th percentile"),
+            ("p95_ms", "float64", "go-tpc: 95th percentile"),
+            ("p99_ms", "float64", "go-tpc: 99th percentile"),
+            ("p999_ms", "float64", "go-tpc: 99.9th percentile"),
+            ("failure_avg_rt_ms", "float64", "go-tpc: Avg(ms) of the type's _ERR line (failed transactions)"),
+            ("failure_max_rt_ms", "float64", "go-tpc: Max(ms) of the type's _ERR line"),
         ),
     ),
 }

@@ -1,0 +1,32 @@
+-- A quotient of two TPC-C results is only meaningful within one kit: tpcc-mysql's TpmC, go-tpc's
+-- tpmC and the studies' NOTPM / NOPM count New-Order transactions with different transaction
+-- mixes, think times and retry rules. The comparison keys hold the kit equal
+-- (int_device_metrics_keyed); this test checks the outcome in both quotient marts: every pair's
+-- two facts come from the same kit.
+with results as (
+
+    select tpcc_result_id, coalesce(kit, 'kit not stated') as kit from {{ ref('fct_tpcc_results') }}
+
+),
+
+device_pairs as (
+
+    select 'fct_device_quotients' as mart, q.device_quotient_id as quotient_id, a.kit as kit_a, b.kit as kit_b
+    from {{ ref('fct_device_quotients') }} as q
+    inner join results as a on q.fact_a_id = a.tpcc_result_id
+    inner join results as b on q.fact_b_id = b.tpcc_result_id
+
+),
+
+condition_pairs as (
+
+    select 'fct_condition_quotients' as mart, q.condition_quotient_id as quotient_id, a.kit as kit_a, b.kit as kit_b
+    from {{ ref('fct_condition_quotients') }} as q
+    inner join results as a on q.fact_a_id = a.tpcc_result_id
+    inner join results as b on q.fact_b_id = b.tpcc_result_id
+
+)
+
+select * from device_pairs where kit_a <> kit_b
+union all
+select * from condition_pairs where kit_a <> kit_b
