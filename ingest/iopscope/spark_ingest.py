@@ -60,7 +60,7 @@ class SparkIngestor(Ingestor):
         report = super().run(only)
         if not self._pending:
             return report
-        with self.lake.locked():
+        with self.lake.locked(self.wait_s):
             state = self.lake.load_state()
             tasks = [(str(self.raw_root), str(self.lake.root), self.force, run, state["runs"].get(run.key))
                      for run in self._pending]
