@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import sys
 import tempfile
 from pathlib import Path
 from typing import Any, Iterable
@@ -59,7 +60,7 @@ class SparkIngestor(Ingestor):
         report = super().run(only)
         if not self._pending:
             return report
-        with self.lake.locked():
+        with self.lake.locked(self.wait_s):
             state = self.lake.load_state()
             tasks = [(str(self.raw_root), str(self.lake.root), self.force, run, state["runs"].get(run.key))
                      for run in self._pending]
@@ -84,6 +85,9 @@ def spark_session(app_name: str = "iopscope-ingest"):
     from pyspark.sql import SparkSession
 
     master = os.environ.get("IOPSCOPE_SPARK_MASTER", "local[2]")
+    # Python workers run this interpreter (the one with pyspark and iopscope), not the first
+    # python3 on PATH; a cluster names its own with PYSPARK_PYTHON.
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     spark = (SparkSession.builder.master(master).appName(app_name)
              .config("spark.ui.enabled", "false")
              .config("spark.python.worker.reuse", "true")

@@ -84,8 +84,13 @@ def build_warehouse(paths: Paths, run_tests: bool = True) -> str:
 
     Always full: Parquet tables cannot delete rows, so the incremental-by-run models (which
     delete stale runs first) are rebuilt whole on Spark (macros/incremental_runs.sql)."""
-    dbt(paths, ["build" if run_tests else "run", "--full-refresh"])
-    load_marts(spark_warehouse_dir(paths) / f"{MARTS_SCHEMA}.db", paths.warehouse)
+    from iopscope.lake import Lake
+    from iopscope.pipeline import warehouse_lock
+
+    # The same locks as a DuckDB build: one warehouse build at a time, no ingest while dbt reads.
+    with warehouse_lock(paths), Lake(paths.lake).reading(purpose="warehouse build (spark)"):
+        dbt(paths, ["build" if run_tests else "run", "--full-refresh"])
+        load_marts(spark_warehouse_dir(paths) / f"{MARTS_SCHEMA}.db", paths.warehouse)
     return "full (spark)"
 
 

@@ -1,0 +1,91 @@
+#!/usr/bin/env python3
+"""The warehouse build on Spark local[2] beside DuckDB, at one or more synthetic scales.
+
+    .venv/bin/python bench/spark_vs_duckdb.py --scales 1x,1000      # needs make spark-deps
+
+Per scale: the raw tree of bench/run.py (bundled data plus N synthetic runs), one local ingest,
+then `dbt run` of every model on DuckDB (a fresh file) and on Spark (`--target spark
+--full-refresh`, a fresh Spark warehouse directory), one after the other, never at once. Wall and
+CPU time come from bench/run.py's `measure` (wait4 of the whole process tree, so Spark's JVM is
+counted). Writes <work>/spark/report.json and prints a table with the Spark / DuckDB ratio and, over
+two or more scales, each engine's growth slope (log time / log runs).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import shutil
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import run as bench  # noqa: E402  (bench/run.py: tree generation, measurement, environment)
+
+SPARK_BIN = bench.ROOT / ".venv-spark" / "bin"
+
+
+def build(engine: str, lake: Path, work: Path) -> dict:
+    warehouse = work / engine / "iopscope.duckdb"
+    shutil.rmtree(work / engine, ignore_errors=True)
+    warehouse.parent.mkdir(parents=True)
+    env = bench.pipeline_env(lake, warehouse, work / engine)
+    env["IOPSCOPE_SPARK_WAREHOUSE"] = str(work / engine / "tables")
+    if engine == "spark":
+        cmd = [str(SPARK_BIN / "iopscope"), "dbt", "--target", "spark", "run", "--full-refresh"]
+    else:
+        cmd = [str(bench.BIN / "dbt"), "run", "--project-dir", str(bench.ROOT), "--profiles-dir", str(bench.ROOT)]
+    m = bench.measure(["nice", "-n", "19", *cmd], env=env, cwd=bench.ROOT)
+    out = {k: m[k] for k in ("rc", "wall_s", "cpu_s", "max_rss_mib", "tree_rss_peak_mib")}
+    if m["rc"] != 0:
+        out["tail"] = (m["stdout"] + m["stderr"])[-1500:]
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--work", type=Path, default=Path("/tmp/iopscope-bench"))
+    ap.add_argument("--scales", default="1x,1000")
+    ap.add_argument("--seed", type=int, default=1)
+    args = ap.parse_args(argv)
+    if not (SPARK_BIN / "iopscope").exists():
+        print("no .venv-spark: run `make spark-deps`", file=sys.stderr)
+        return 2
+    rows = []
+    for scale in args.scales.split(","):
+        raw, tree = bench.ensure_tree(args.work, scale, args.seed)
+        work = args.work / "spark" / scale
+        lake = work / "lake"
+        shutil.rmtree(lake, ignore_errors=True)
+        ingest = bench.measure([str(bench.BIN / "iopscope"), "ingest", "--quiet", "--raw", str(raw), "--lake", str(lake)],
+                               env=bench.pipeline_env(lake, work / "unused.duckdb", work, raw))
+        runs = len(json.loads((lake / "_state.json").read_text())["runs"]) if (lake / "_state.json").exists() else None
+        row = {"scale": scale, "runs": runs, "ingest_wall_s": ingest["wall_s"],
+               "duckdb": build("duckdb", lake, work), "spark": build("spark", lake, work)}
+        row["ratio_wall"] = round(row["spark"]["wall_s"] / row["duckdb"]["wall_s"], 2)
+        row["ratio_cpu"] = round(row["spark"]["cpu_s"] / row["duckdb"]["cpu_s"], 2)
+        rows.append(row)
+        bench.log(f"{scale}: {runs} runs, dbt run on DuckDB {row['duckdb']['wall_s']} s, on Spark "
+                  f"{row['spark']['wall_s']} s (ratio {row['ratio_wall']}, CPU ratio {row['ratio_cpu']})")
+    report = {"machine": bench.machine(), "scales": rows}
+    if len(rows) >= 2 and all(r["runs"] for r in rows):
+        first, last = rows[0], rows[-1]
+        span = math.log(last["runs"] / first["runs"])
+        report["growth_slope"] = {engine: round(math.log(last[engine]["wall_s"] / first[engine]["wall_s"]) / span, 3)
+                                  for engine in ("duckdb", "spark")}
+    out = args.work / "spark" / "report.json"
+    out.write_text(json.dumps(report, indent=2))
+    print("| scale | runs | DuckDB wall s | Spark wall s | ratio | DuckDB CPU s | Spark CPU s | CPU ratio |")
+    print("|---|---|---|---|---|---|---|---|")
+    for r in rows:
+        print(f"| {r['scale']} | {r['runs']} | {r['duckdb']['wall_s']} | {r['spark']['wall_s']} | {r['ratio_wall']} "
+              f"| {r['duckdb']['cpu_s']} | {r['spark']['cpu_s']} | {r['ratio_cpu']} |")
+    if "growth_slope" in report:
+        print(f"growth slope (log time / log runs): {report['growth_slope']}")
+    print(f"wrote {out}")
+    return 0 if all(r["duckdb"]["rc"] == 0 and r["spark"]["rc"] == 0 for r in rows) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
