@@ -65,7 +65,7 @@ def test_ingest_waits_for_ingest_and_says_who_holds_the_lock(tmp_path):
     assert re.search(rf"waiting for {re.escape(str(lake / '.lock'))} \(ingest\), held by pid {first.pid} "
                      r"\(ingest: .*iopscope\.cli ingest --force .*\) since \d\d:\d\d:\d\d", waited), waited
     # the second found everything done by the first
-    assert "47 runs (0 parsed, 47 unchanged, 0 removed)" in waited
+    assert re.search(r"ingest: (\d+) runs \(0 parsed, \1 unchanged, 0 removed\)", waited), waited
 
 
 def test_waiting_is_repeated_and_gives_up_with_one_clear_line(tmp_path):
@@ -202,6 +202,14 @@ def test_ctrl_c_in_the_sql_console_cancels_the_statement_not_the_session(tmp_pat
         assert char, f"console ended early: {seen!r}"
         seen += char
     session.send_signal(signal.SIGINT)
+    # the next statement is typed only once the console has said so: written earlier, a loaded
+    # machine may hand it to the half-typed statement before the signal lands, cancelling both
+    seen = ""
+    while not (seen.endswith("sql> ") and "(cancelled)" in seen):
+        char = session.stdout.read(1)
+        assert char, f"console ended early: {seen!r}"
+        seen += char
     out, err = session.communicate("select answer from t;\n", timeout=30)
+    out = seen + out
     assert session.returncode == 0 and "Traceback" not in err, err
     assert "(cancelled)" in out and "42" in out and "half typed" not in out
