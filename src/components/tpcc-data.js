@@ -19,6 +19,15 @@ export function seriesForSelection(seriesRows, selected) {
 const SWEEP_FIELDS = ["source_kind", "study_id", "host_id", "device_id", "db_config_id", "db_server", "kit", "warehouses",
   "page_size_kib", "data_device_count", "array_layout"];
 
+/** The load a sweep holds at one level while it sweeps the other (null for any other x axis). */
+const heldLevelOf = (variable) => (variable === "connections" ? "buffer_pool_gib" : variable === "buffer_pool_gib" ? "connections" : null);
+
+/** A result and a sweep (a row of fct_tpcc_sweep_knees) share every condition the sweep holds fixed, its held level included. */
+const heldEqual = (r, k) => {
+  const held = heldLevelOf(k.sweep_variable);
+  return held !== null && same(r[held], k[held]) && SWEEP_FIELDS.every((f) => same(r[f], k[f]));
+};
+
 const same = (a, b) => (a ?? null) === (b ?? null) || (a !== null && a !== undefined && b !== null && b !== undefined && String(a) === String(b));
 
 /**
@@ -27,11 +36,10 @@ const same = (a, b) => (a ?? null) === (b ?? null) || (a !== null && a !== undef
  * (a connections sweep's knee means nothing on a buffer-pool axis). Rows are copied.
  */
 export function markKnees(rows, knees, {x = "connections"} = {}) {
-  const fixed = x === "connections" ? "buffer_pool_gib" : x === "buffer_pool_gib" ? "connections" : null;
   const sweeps = knees.filter((k) => k.sweep_variable === x && k.is_knee_reached && k.knee_load !== null && k.knee_load !== undefined);
-  if (!fixed || sweeps.length === 0) return rows;
+  if (!heldLevelOf(x) || sweeps.length === 0) return rows;
   return rows.map((r) => {
-    const knee = sweeps.some((k) => same(r[x], k.knee_load) && same(r[fixed], k[fixed]) && SWEEP_FIELDS.every((f) => same(r[f], k[f])));
+    const knee = sweeps.some((k) => same(r[x], k.knee_load) && heldEqual(r, k));
     return knee ? {...r, _knee: true} : r;
   });
 }
@@ -42,11 +50,8 @@ export function markKnees(rows, knees, {x = "connections"} = {}) {
  * sweep the same connections). A run page uses it to say where its run sits in its sweep.
  */
 export function sweepsOfResults(results, knees) {
-  return knees.filter((k) => {
-    const fixed = k.sweep_variable === "connections" ? "buffer_pool_gib" : k.sweep_variable === "buffer_pool_gib" ? "connections" : null;
-    return fixed !== null && results.some((r) => same(r[fixed], k[fixed]) && SWEEP_FIELDS.every((f) => same(r[f], k[f])) &&
-      typeof r[k.sweep_variable] === "number" && r[k.sweep_variable] >= k.min_load && r[k.sweep_variable] <= k.max_load);
-  });
+  return knees.filter((k) => results.some((r) => heldEqual(r, k) &&
+    typeof r[k.sweep_variable] === "number" && r[k.sweep_variable] >= k.min_load && r[k.sweep_variable] <= k.max_load));
 }
 
 const LOAD_WORDS = {connections: ["connection", "connections"], buffer_pool_gib: ["GiB buffer pool", "GiB buffer pool"]};
