@@ -179,6 +179,10 @@ def test_download_formats_drop_csv_above_the_limit(warehouse, monkeypatch):
     monkeypatch.setattr(sd, "CSV_MAX_ROWS", 100)
     assert sd.download_formats(con, "fct_samples") == ("parquet",)
     assert sd.download_formats(con, "dim_runs") == ("csv", "parquet")
+    monkeypatch.setattr(sd, "CSV_MAX_ROWS", 1000)
+    monkeypatch.setattr(sd, "CSV_MAX_VALUES", 1000)  # fct_samples: 370 rows x 4 columns
+    assert sd.download_formats(con, "fct_samples") == ("parquet",)
+    assert sd.download_formats(con, "dim_runs") == ("csv", "parquet")  # 7 x 4
     con.close()
 
 
