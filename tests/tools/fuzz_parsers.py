@@ -9,7 +9,7 @@ integer; a number grown by digits; a character deleted or inserted), now and the
 the text at random one time in five, and requires:
 
 * parse() raises nothing but ParseError;
-* for a parser with a fast (column-wise) path, ``parse(text)`` and ``parse(text, fast=False)``
+* for a parser with a fast (column-wise) path, ``parse(text)`` and ``read_by_reference(module, text)``
   (the line-by-line reader, the reference) give the same status, issues, facts and rows, value
   for value.
 
@@ -28,7 +28,6 @@ run it longer by hand after changing a parser::
 from __future__ import annotations
 
 import argparse
-import inspect
 import random
 import sys
 import time
@@ -43,6 +42,7 @@ from conftest import CORPUS, FIXTURES  # noqa: E402
 from test_sysstat_fast import _outcome  # noqa: E402  (the comparison every fast-path test uses)
 
 from iopscope.parsers import ParseError, get  # noqa: E402
+from iopscope.parsers.base import read_by_reference  # noqa: E402
 from iopscope.synth.generate import format_file  # noqa: E402
 
 # Fixture folders and file-name patterns of each format.
@@ -85,7 +85,7 @@ def seed_texts(fmt: str) -> list[tuple[str, str]]:
                 continue
             try:
                 text = path.read_text(encoding="utf-8")
-                module.parse(text, fast=False)
+                read_by_reference(module, text)
             except (UnicodeDecodeError, ParseError):
                 continue
             except Exception:  # noqa: BLE001 - a crash of the reference is a finding of its own
@@ -99,7 +99,7 @@ def seed_texts(fmt: str) -> list[tuple[str, str]]:
 
 
 def has_fast_path(module) -> bool:
-    return "fast" in inspect.signature(module.parse).parameters
+    return getattr(module, "HAS_FAST_PATH", False)
 
 
 def mutate(rng: random.Random, text: str) -> str:

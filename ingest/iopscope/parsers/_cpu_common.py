@@ -26,7 +26,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from iopscope.parsers._sysstat_common import arrow_floats, busy_array, whitespace_fields
-from iopscope.parsers.base import Columns, ParseError, ParseResult, no_gc
+from iopscope.parsers.base import Columns, NeedsRowPath, ParseError, ParseResult, fastest_reading, no_gc
 
 # Canonical percentage columns of cpu_samples, in the order they are documented.
 PCT_COLUMNS = ("user_pct", "nice_pct", "system_pct", "iowait_pct", "irq_pct", "softirq_pct",
@@ -370,24 +370,19 @@ class _Section:
 
 
 def parse_sysstat_text(text: str, result: ParseResult, source_block: str, since_boot_possible: bool,
-                       tolerance: float = 0.5, *, fast: bool = True) -> None:
+                       tolerance: float = 0.5) -> None:
     """Fill ``result`` with cpu_samples rows read from mpstat / sar -u text.
 
     Raises ParseError when no row at all can be read; sets ``status`` incomplete when the
     last line is cut short or the closing ``Average:`` block is missing.
 
     A capture of same-shaped intervals (the usual ``mpstat -P ALL 1``, ``sar -u ALL -P ALL 1``)
-    is read column by column by :func:`_read_periodic`; anything else, or ``fast=False``, line
-    by line by :func:`_read_lines`, which is the reference: both give the same result.
+    is read column by column by :func:`_read_periodic`; anything else line by line by
+    :func:`_read_lines`, which is the reference: both give the same result.
     """
     with no_gc():  # the rows hold no cycles: see no_gc()
-        if fast:
-            try:
-                _read_periodic(text, result, source_block, tolerance)
-                return
-            except NeedsRowPath:
-                pass  # something only the line-by-line reader reads: it starts afresh
-        _read_lines(text, result, source_block, since_boot_possible, tolerance)
+        fastest_reading(text, (lambda t: _read_periodic(t, result, source_block, tolerance),),
+                        lambda t: _read_lines(t, result, source_block, since_boot_possible, tolerance))
 
 
 def _read_lines(text: str, result: ParseResult, source_block: str, since_boot_possible: bool,
@@ -629,10 +624,6 @@ def _read_lines(text: str, result: ParseResult, source_block: str, since_boot_po
 # interval is taken as a template, every other interval is checked against it with list
 # slices, and the rows are split and converted by Arrow, column by column.
 
-
-class NeedsRowPath(Exception):
-    """The periodic reader met something only the line-by-line reader handles (a cut file, a
-    warning to give, another layout): it gives up before touching the result."""
 
 
 # str.splitlines() breaks lines at these too; split("\n") (used here) does not.

@@ -68,11 +68,12 @@ from iopscope.parsers._sysstat_common import (
     to_whole,
     unit_of,
 )
-from iopscope.parsers.base import Columns, ParseError, ParseResult, no_gc
+from iopscope.parsers.base import Columns, ParseError, ParseResult, fast_readers_on, no_gc
 
 NAME = "iostat_json"
 VERSION = "1.1.0"
 TOOL = "iostat"
+HAS_FAST_PATH = True  # fuzzing holds parse() to read_by_reference() (base.py)
 
 DEVICE_TABLE = "iostat_device_samples"
 CPU_TABLE = "cpu_samples"
@@ -197,12 +198,12 @@ def _salvage(text: str, start: int, end: int, result: ParseResult, exc: json.JSO
 # --------------------------------------------------------------------------- parse
 
 
-def parse(text: str, *, fast: bool = True) -> ParseResult:
-    """Read the documents; ``fast=False`` forces the row-by-row path (tests compare the two)."""
+def parse(text: str, *, filename: str | None = None) -> ParseResult:
+    """Read the documents; tests compare it with the row-by-row reading (``read_by_reference``)."""
     # The decoded document is millions of acyclic objects: without no_gc() the collector
     # rescans them again and again while the tables are built.
     with no_gc():
-        return _parse(text, fast)
+        return _parse(text, fast_readers_on())
 
 
 def _parse(text: str, fast: bool) -> ParseResult:
