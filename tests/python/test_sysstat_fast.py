@@ -246,7 +246,8 @@ def test_nan_in_a_cumulative_column_is_null_not_a_crash():
 
 def test_busy_column_is_busy_pct_row_by_row():
     """The column form of busy_pct (used by every fast path) agrees on every edge value."""
-    from iopscope.parsers._sysstat_common import busy_column, busy_pct
+    from iopscope.parsers._sysstat_common import busy_pct
+    from iopscope.parsers._sysstat_values import busy_column
 
     edges = [0.0, -0.0, 1e-9, 50.0, 99.99, 100.0, 100.04, 120.0, -3.0, float("nan"), float("inf"), -float("inf")]
     rnd = random.Random(7)
@@ -259,7 +260,7 @@ def test_busy_column_is_busy_pct_row_by_row():
     # The Arrow form of the fast paths (columns without nulls; None: the column is absent).
     import pyarrow as pa
 
-    from iopscope.parsers._sysstat_common import busy_array
+    from iopscope.parsers._sysstat_values import busy_array
 
     full = [r for r in rows if r["iowait_pct"] is not None and r["steal_pct"] is not None]
     idle, iowait, steal = ([r[k] for r in full] for k in ("idle_pct", "iowait_pct", "steal_pct"))

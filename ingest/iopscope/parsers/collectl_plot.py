@@ -68,8 +68,9 @@ import pyarrow as pa
 import pyarrow.compute as pc
 from pyarrow import csv as pa_csv
 
-from iopscope.parsers._cpu_common import PCT_COLUMNS, Timeline, finish_row, fixed_offset, parse_date, to_number
-from iopscope.parsers._sysstat_common import arrow_floats, busy_array, plain_percentages
+from iopscope.parsers._cpu_common import PCT_COLUMNS, Timeline, finish_row, fixed_offset, parse_date
+from iopscope.parsers._sysstat_common import arrow_floats, plain_percentages
+from iopscope.parsers._sysstat_values import busy_array, printed_number
 from iopscope.parsers.base import Columns, NeedsRowPath, ParseError, ParseResult, fastest_reading, no_gc
 
 NAME = "collectl_plot"
@@ -190,7 +191,7 @@ class _Head:
             self.ncpu = int(m.group(1))
             result.facts.setdefault("logical_cpus", self.ncpu)
         if (m := _INTERVAL.search(line)) and line.lstrip("# ").startswith("SubSys"):
-            self.header_interval = to_number(m.group(1))
+            self.header_interval = printed_number(m.group(1))
         if (m := _HOST.match(line)):
             self.hostname = m.group(1)
             result.facts.setdefault("hostname", self.hostname)
@@ -269,7 +270,7 @@ def _parse_rows(text: str) -> ParseResult:
             row = dict(common)
             row["cpu"] = cpu
             for index, column in columns:
-                value = to_number(fields[index])
+                value = printed_number(fields[index])
                 if value is None:
                     warn(lineno, f"CPU {cpu}: {layout.names[index]} = {fields[index]!r} is not a number")
                 row[column] = value
@@ -312,7 +313,7 @@ def _place(fields: list[str], layout: _Layout, zone: timezone | None, timeline: 
     """(axis seconds, sampled_at, time_text) of a row, or (None, None, text) when unreadable."""
     if layout.utc:
         text = fields[0]
-        secs = to_number(text)
+        secs = printed_number(text)
         if secs is None or not 0 <= secs < 1e11:
             return None, None, text
         when = datetime(1970, 1, 1, tzinfo=timezone.utc) + timedelta(seconds=secs)

@@ -53,7 +53,6 @@ from iopscope.parsers._sysstat_common import (
     ReportClock,
     cpu_row,
     CPU_BASE_KEYS,
-    busy_column,
     fill_idle_devices,
     UNIT_FACTOR,
     UNIT_PREFERENCE,
@@ -64,10 +63,10 @@ from iopscope.parsers._sysstat_common import (
     one_key_set,
     out_of_range,
     repeat_each,
-    to_number,
     to_whole,
     unit_of,
 )
+from iopscope.parsers._sysstat_values import busy_column, json_number
 from iopscope.parsers.base import Columns, ParseError, ParseResult, fast_readers_on, no_gc
 
 NAME = "iostat_json"
@@ -292,7 +291,7 @@ def _parse_host(host: dict, line: int, skipped: bool, clock: ReportClock, cache:
         sample = clock.open(time_text, ts, skipped)
         cpu = entry.get("avg-cpu")
         if isinstance(cpu, dict):
-            values = {col: to_number(cpu.get(key)) for key, col in JSON_CPU_KEYS.items() if key in cpu}
+            values = {col: json_number(cpu.get(key)) for key, col in JSON_CPU_KEYS.items() if key in cpu}
             for note in out_of_range(values):
                 result.warn(line, note)
             cpu_rows.append(cpu_row(sample, values, hostname, cpus))
@@ -451,7 +450,7 @@ def _disk_row(disk: dict, sample: dict, cache: dict, warned: set, line: int, res
     row["layout"] = layout
     row["unit_source"] = unit
     for key, column, factor, is_int in plan:
-        value = to_number(disk.get(key))
+        value = json_number(disk.get(key))
         if value is not None:
             value *= factor
             if is_int:

@@ -83,8 +83,6 @@ from iopscope.parsers._sysstat_common import (
     DateReader,
     DeviceColumns,
     ReportClock,
-    busy_array,
-    busy_column,
     busy_pct,
     fill_idle_devices,
     human_value,
@@ -100,6 +98,7 @@ from iopscope.parsers._sysstat_common import (
     to_whole,
     whitespace_fields,
 )
+from iopscope.parsers._sysstat_values import busy_array, busy_column
 from iopscope.parsers.base import Columns, NeedsRowPath, ParseError, ParseResult, fastest_reading, no_gc
 
 NAME = "iostat_text"

@@ -54,7 +54,8 @@ from typing import Any
 from iopscope.parsers._cpu_common import (
     PCT_COLUMNS, SYSSTAT_JSON_KEYS, Timeline, finish_row, parse_date, parse_timestamp,
 )
-from iopscope.parsers._sysstat_common import busy_column, join_parts, one_key_set, repeat_each
+from iopscope.parsers._sysstat_common import join_parts, one_key_set, repeat_each
+from iopscope.parsers._sysstat_values import busy_column
 from iopscope.parsers.base import Columns, ParseError, ParseResult, fast_readers_on, no_gc
 
 NAME = "mpstat_json"
