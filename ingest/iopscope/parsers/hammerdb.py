@@ -91,6 +91,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from iopscope.parsers._convert import number as _number, whole as _int
 from iopscope.parsers.base import ParseError, ParseResult
 
 NAME = "hammerdb"
@@ -360,30 +361,6 @@ def _walk(node: Any, raw: _Raw, line_of) -> None:
 
 
 # ------------------------------------------------------------------------------- typing
-
-
-def _number(text: str | None, what: str, line: int | None, result: ParseResult) -> float | None:
-    if text is None or text == "":
-        return None
-    try:
-        value = float(text)
-    except ValueError:
-        result.warn(line, f"{what} {text[:40]!r} is not a number: left empty")
-        return None
-    if value != value or value in (float("inf"), float("-inf")):
-        result.warn(line, f"{what} {text[:40]!r} is not a finite number: left empty")
-        return None
-    return value
-
-
-def _int(text: str | None, what: str, line: int | None, result: ParseResult) -> int | None:
-    value = _number(text, what, line, result)
-    if value is None:
-        return None
-    if value != int(value) or abs(value) > 2 ** 53:
-        result.warn(line, f"{what} {text[:40]!r} is not a whole number: left empty")
-        return None
-    return int(value)
 
 
 def _typed_proc(name: str, proc: _Proc, result: ParseResult) -> dict[str, Any]:
