@@ -13,7 +13,7 @@ alike: 2006.07.27 prints ``MBps`` (Iometer's MB is 1,048,576 bytes), 1.1.0 print
 Tables written
 --------------
 ``fio_jobs`` (``tool = 'iometer'``)  one row per result row (ALL, MANAGER, WORKER, target) and
-    direction (read / write, a direction only when the specification does some of it):
+    direction (read and write, as fio reports both; a direction without IO has no response time):
     ``iops``, ``bw_mib_per_s`` (binary MB/s), ``bw_bytes_per_s`` (decimal MB/s x 10^6; from
     2006.07.27's binary MB/s x 2^20), ``lat_mean_us`` / ``lat_max_us`` (the direction's
     average / maximum response time), ``io_bytes``, ``total_ios``, ``error_code`` (the
@@ -226,14 +226,14 @@ class _Row:
         return _int(self.cells.get(column), column, self.line, self.result)
 
 
-def _direction_rows(row: _Row, base: dict[str, Any], spec: dict[str, Any], binary_only: bool) -> list[dict[str, Any]]:
+def _direction_rows(row: _Row, base: dict[str, Any], binary_only: bool) -> list[dict[str, Any]]:
     rows = []
-    read_pct = spec.get("read_pct")
     for index, direction in enumerate(("read", "write")):
+        # both directions, as fio reports them, so read + write totals form the same way; a
+        # direction that did no IO has no response time (Iometer prints 0 for it)
         ios = row.int(_DIRECTIONAL["ios"][index])
-        wanted = read_pct is None or (read_pct > 0 if direction == "read" else read_pct < 100)
-        if not wanted and not ios:
-            continue  # the specification does none of this direction
+        iops = row.num(_DIRECTIONAL["iops"][index])
+        idle = not ios and not iops
         if binary_only:
             mib = row.num(_DIRECTIONAL["mbps_old"][index])
             decimal_bytes = mib * MIB if mib is not None else None
@@ -241,10 +241,10 @@ def _direction_rows(row: _Row, base: dict[str, Any], spec: dict[str, Any], binar
             mib = row.num(_DIRECTIONAL["mbps_bin"][index])
             dec = row.num(_DIRECTIONAL["mbps_dec"][index])
             decimal_bytes = dec * 1e6 if dec is not None else None
-        mean_ms = row.num(_DIRECTIONAL["lat_mean_ms"][index])
-        max_ms = row.num(_DIRECTIONAL["lat_max_ms"][index])
+        mean_ms = None if idle else row.num(_DIRECTIONAL["lat_mean_ms"][index])
+        max_ms = None if idle else row.num(_DIRECTIONAL["lat_max_ms"][index])
         rows.append({**base, "direction": direction,
-                     "iops": row.num(_DIRECTIONAL["iops"][index]),
+                     "iops": iops,
                      "bw_mib_per_s": mib, "bw_bytes_per_s": decimal_bytes,
                      "lat_mean_us": mean_ms * 1000.0 if mean_ms is not None else None,
                      "lat_max_us": max_ms * 1000.0 if max_ms is not None else None,
@@ -291,7 +291,7 @@ def _typed(tests: list[_Test], result: ParseResult) -> None:
                     "direct": True,
                     "usr_cpu_pct": row.num("% User Time"), "sys_cpu_pct": row.num("% Privileged Time"),
                     "cpu_util_pct": row.num("% CPU Utilization")}
-            jobs.extend(_direction_rows(row, base, spec, binary_only))
+            jobs.extend(_direction_rows(row, base, binary_only))
         if not test.ended:
             result.status, result.status_reason = "incomplete", f"test {doc_index + 1} has no 'End Test (file cut?)"
     if jobs:
