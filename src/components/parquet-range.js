@@ -15,7 +15,7 @@ const TAIL_BYTES = 128 * 1024;
 const MERGE_GAP = 64 * 1024;
 // A file at most this big is fetched whole after its tail (one more request): reading it by
 // pages would cost more requests and re-read bytes than it saves.
-const WHOLE_BELOW = 1024 * 1024;
+const WHOLE_BELOW = 256 * 1024;
 
 const compressors = {ZSTD: (input, outputLength) => zstdDecompress(input, new Uint8Array(outputLength))};
 
