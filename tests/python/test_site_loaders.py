@@ -84,7 +84,8 @@ def test_archive_members_are_also_in_frameworks_cache(warehouse, tmp_path, monke
     with out.open("wb") as stdout:
         monkeypatch.setattr(sys, "stdout", type("S", (), {"buffer": stdout, "flush": lambda self: None})())
         con = sd.connect()
-        sd.write_zip_stream_cached(((f"{sd.run_slug(r)}.json", sd.json_bytes(b)) for r, b in sd.run_bundles(con, sd.marts(con))), str(loader))
+        bundles = sd.run_bundles(con, sd.marts(con))
+        sd.write_zip_stream_cached(((f"{sd.run_slug(r)}.json", sd.json_bytes(b)) for r, b in bundles), str(loader))
         con.close()
     cache = site / ".observablehq" / "cache" / "data" / "runs"
     with zipfile.ZipFile(out) as archive:

@@ -1,0 +1,8 @@
+"""What sqlfluff's jinja templater needs to render the dbt models without dbt (``.sqlfluff``:
+``library_path``): ``dbt.py`` and ``adapter.py`` beside this file, and here dbt's
+``builtins``, through which macros/lake_source.sql calls the ``source`` it overrides. (A
+module named ``builtins`` would shadow Python's own.)"""
+
+from types import SimpleNamespace
+
+builtins = SimpleNamespace(source=lambda source_name, table_name: f"{source_name}.{table_name}")
