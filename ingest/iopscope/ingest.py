@@ -13,9 +13,7 @@ size and mtime are those recorded with its hash is not read again (``--force`` r
 from __future__ import annotations
 
 import errno
-import functools
 import hashlib
-import inspect
 import json
 import os
 import stat
@@ -25,8 +23,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
-from iopscope import parsers, tables
-from iopscope.lake import Chunk, ConformError, Lake
+from iopscope import compaction, parsers, tables
+from iopscope.lake import ROOT_COLLECTION, Chunk, ConformError, Lake, collection_of
 from iopscope.locks import DEFAULT_WAIT_S
 from iopscope.manifest import MANIFEST_NAMES, Manifest, ManifestError, read_manifest
 from iopscope.parsers import fio_log
@@ -36,7 +34,6 @@ from iopscope.run_facts import manifest_rows
 # Bump when the ingest layer itself changes what it writes (forces a full re-ingest).
 INGEST_VERSION = "1"
 IGNORED_SUFFIXES = (".md", ".sha256", ".txt~", ".swp")
-ROOT_COLLECTION = "_root"
 
 
 @dataclass
@@ -76,6 +73,7 @@ class IngestReport:
     bytes_parsed: int = 0
     errors: list[FileError] = field(default_factory=list)
     warnings: list[FileError] = field(default_factory=list)
+    compaction: "compaction.CompactReport | None" = None
 
     @property
     def failed(self) -> bool:
@@ -222,8 +220,7 @@ def _kind_name(mode: int) -> str:
     return next((name for test, name in _NOT_REGULAR if test(mode)), "an entry of another kind")
 
 
-def _collection(rel_dir: str) -> str:
-    return ROOT_COLLECTION if rel_dir == "." else rel_dir.split("/", 1)[0]
+_collection = collection_of
 
 
 def _parser_fingerprint() -> str:
@@ -247,27 +244,19 @@ def read_text(path: Path) -> tuple[str, str | None]:
 def parse_file(path: Path, fmt: str | None = None, tool: str | None = None):
     """Detect (unless ``fmt`` is given) and parse one file: (module, ParseResult, text)."""
     text, _ = read_text(path)
+    module = choose_parser(text, path.name, fmt, tool)
+    if module is None:
+        raise parsers.ParseError(_unrecognized_reason(text, tool))
+    return module, module.parse(text, filename=path.name), text
+
+
+def choose_parser(text: str, filename: str, fmt: str | None = None, tool: str | None = None):
+    """The parser for a file: the one named by ``fmt`` (a manifest's ``format``, ``--format``;
+    KeyError when no parser has that name), else the one detection picks among those of
+    ``tool``; None when no parser recognizes the text. Ingest and ``iopscope parse`` both ask here."""
     if fmt:
-        module = parsers.get(fmt)
-    else:
-        module, score = parsers.detect(text[: parsers.HEAD_BYTES], path.name, tool)
-        if module is None:
-            raise parsers.ParseError(_unrecognized_reason(text, tool))
-    return module, run_parser(module, text, path.name), text
-
-
-def run_parser(module, text: str, filename: str):
-    """``module.parse(text)``; parsers whose format lives partly in the file name (fio's
-    ``<name>_clat.1.log`` logs) declare ``parse(text, filename=None)`` and get it."""
-    if _takes_filename(module.parse):
-        return module.parse(text, filename=filename)
-    return module.parse(text)
-
-
-@functools.lru_cache(maxsize=None)
-def _takes_filename(parse) -> bool:
-    # inspect.signature costs tens of microseconds: once per parser, not once per file
-    return "filename" in inspect.signature(parse).parameters
+        return parsers.get(fmt)
+    return parsers.detect(text[: parsers.HEAD_BYTES], filename, tool)[0]
 
 
 def _unrecognized_reason(text: str, tool: str | None) -> str:
@@ -318,9 +307,8 @@ class Ingestor:
         with self.lake.locked(self.wait_s):
             self.lake.ensure_schemas()
             state = self.lake.load_state()
-            if self.lake.needs_sweep:   # parts a killed ingest never recorded, older temp files
-                self.lake.sweep({(table, _collection(entry["dir"]), key)
-                                 for key, entry in state["runs"].items() for table in entry["tables"]})
+            if self.lake.needs_sweep:   # parts a killed ingest never recorded, older temp files, stale packs
+                compaction.repair(self.lake, state)
             if self.force or state.get("fingerprint") != _parser_fingerprint():
                 previous = state.get("runs", {})
                 state = {"fingerprint": _parser_fingerprint(), "runs": previous}
@@ -349,6 +337,8 @@ class Ingestor:
                 if self._ingest_run(run, state, report):
                     self.lake.record_run(state, run.key)
             self.on_progress(len(runs), len(runs), "")
+            # runs that changed or vanished leave their packs; many loose runs are packed
+            report.compaction = compaction.finish(self.lake, state)
             return report
 
     def _parts(self, key: str, rel_dir: str, table_names: Iterable[str]) -> list[Path]:
@@ -492,7 +482,7 @@ class Ingestor:
             errors.append(FileError(rel, None, decode_warning, "warning"))
         fmt = declared.get("format")
         try:
-            module = parsers.get(fmt) if fmt else parsers.detect(text[: parsers.HEAD_BYTES], path.name)[0]
+            module = choose_parser(text, path.name, fmt)
         except KeyError as exc:
             module = None
             errors.append(FileError(rel, None, f"manifest names an unknown format: {exc.args[0]}"))
@@ -507,7 +497,7 @@ class Ingestor:
         report.files_parsed += 1
         report.bytes_parsed += size
         try:
-            result = run_parser(module, text, path.name)
+            result = module.parse(text, filename=path.name)
         except parsers.ParseError as exc:
             errors.append(FileError(rel, exc.line, exc.reason))
             file_row.update(status="rejected", status_reason=exc.reason)
