@@ -71,7 +71,8 @@ def probe_ingest(raw: Path, lake: Path) -> dict:
     wrap(ing, "read_text", "read")
     wrap(ing, "read_manifest", "manifest")
     wrap(parsers, "detect", "detect")
-    wrap(ing, "run_parser", lambda a, k: f"parse:{a[0].NAME}")
+    for module in parsers.PARSERS.values():
+        wrap(module, "parse", f"parse:{module.NAME}")
     wrap(lake_mod, "conform", "conform")
     wrap(lake_mod, "_atomic_write", "parquet_write")
     wrap(lake_mod.Lake, "save_state", "state_save")
@@ -99,7 +100,7 @@ def probe_ingest(raw: Path, lake: Path) -> dict:
 
 def probe_parse(path: Path, runs: int, equiv: Path | None) -> dict:
     from iopscope import parsers
-    from iopscope.ingest import read_text, run_parser
+    from iopscope.ingest import read_text
 
     size = path.stat().st_size
     best = None
@@ -108,7 +109,7 @@ def probe_parse(path: Path, runs: int, equiv: Path | None) -> dict:
         w0, c0 = _clock()
         text, _ = read_text(path)
         module, _score = parsers.detect(text[: parsers.HEAD_BYTES], path.name)
-        result = run_parser(module, text, path.name)
+        result = module.parse(text, filename=path.name)
         w1, c1 = _clock()
         if best is None or c1 - c0 < best[1]:
             best = (w1 - w0, c1 - c0)

@@ -13,9 +13,7 @@ size and mtime are those recorded with its hash is not read again (``--force`` r
 from __future__ import annotations
 
 import errno
-import functools
 import hashlib
-import inspect
 import json
 import os
 import stat
@@ -246,27 +244,19 @@ def read_text(path: Path) -> tuple[str, str | None]:
 def parse_file(path: Path, fmt: str | None = None, tool: str | None = None):
     """Detect (unless ``fmt`` is given) and parse one file: (module, ParseResult, text)."""
     text, _ = read_text(path)
+    module = choose_parser(text, path.name, fmt, tool)
+    if module is None:
+        raise parsers.ParseError(_unrecognized_reason(text, tool))
+    return module, module.parse(text, filename=path.name), text
+
+
+def choose_parser(text: str, filename: str, fmt: str | None = None, tool: str | None = None):
+    """The parser for a file: the one named by ``fmt`` (a manifest's ``format``, ``--format``;
+    KeyError when no parser has that name), else the one detection picks among those of
+    ``tool``; None when no parser recognizes the text. Ingest and ``iopscope parse`` both ask here."""
     if fmt:
-        module = parsers.get(fmt)
-    else:
-        module, score = parsers.detect(text[: parsers.HEAD_BYTES], path.name, tool)
-        if module is None:
-            raise parsers.ParseError(_unrecognized_reason(text, tool))
-    return module, run_parser(module, text, path.name), text
-
-
-def run_parser(module, text: str, filename: str):
-    """``module.parse(text)``; parsers whose format lives partly in the file name (fio's
-    ``<name>_clat.1.log`` logs) declare ``parse(text, filename=None)`` and get it."""
-    if _takes_filename(module.parse):
-        return module.parse(text, filename=filename)
-    return module.parse(text)
-
-
-@functools.lru_cache(maxsize=None)
-def _takes_filename(parse) -> bool:
-    # inspect.signature costs tens of microseconds: once per parser, not once per file
-    return "filename" in inspect.signature(parse).parameters
+        return parsers.get(fmt)
+    return parsers.detect(text[: parsers.HEAD_BYTES], filename, tool)[0]
 
 
 def _unrecognized_reason(text: str, tool: str | None) -> str:
@@ -492,7 +482,7 @@ class Ingestor:
             errors.append(FileError(rel, None, decode_warning, "warning"))
         fmt = declared.get("format")
         try:
-            module = parsers.get(fmt) if fmt else parsers.detect(text[: parsers.HEAD_BYTES], path.name)[0]
+            module = choose_parser(text, path.name, fmt)
         except KeyError as exc:
             module = None
             errors.append(FileError(rel, None, f"manifest names an unknown format: {exc.args[0]}"))
@@ -507,7 +497,7 @@ class Ingestor:
         report.files_parsed += 1
         report.bytes_parsed += size
         try:
-            result = run_parser(module, text, path.name)
+            result = module.parse(text, filename=path.name)
         except parsers.ParseError as exc:
             errors.append(FileError(rel, exc.line, exc.reason))
             file_row.update(status="rejected", status_reason=exc.reason)

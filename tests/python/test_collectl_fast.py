@@ -1,6 +1,6 @@
 """collectl_plot's column path reads exactly what its row-by-row path reads.
 
-``parse(text)`` takes the column path where it can; ``parse(text, fast=False)`` forces the
+``parse(text)`` takes the column path where it can; ``read_by_reference(module, text)`` forces the
 row-by-row one. Every fixture and corpus file, a long synthetic ``-scdmn -P -f`` capture, cuts of
 it and edited variants must give the same status, issues, facts and rows, value for value
 (floats by repr, datetimes by isoformat and tzinfo). The synthetic capture and its plain variants
@@ -17,7 +17,7 @@ import pytest
 
 from conftest import CORPUS, FIXTURES
 from iopscope.parsers import collectl_plot
-from iopscope.parsers.base import Columns
+from iopscope.parsers.base import Columns, read_by_reference
 from iopscope.synth.generate import format_file
 from test_sysstat_fast import assert_same
 
@@ -52,7 +52,7 @@ def test_the_generator_output_is_detected_and_read_without_issues(capture):
     from iopscope.parsers import detect
 
     assert detect(capture[:65536], "synth.tab")[0] is collectl_plot
-    result = collectl_plot.parse(capture, fast=False)
+    result = read_by_reference(collectl_plot, capture)
     rows = result.tables["cpu_samples"]
     assert result.status == "complete" and len(rows) == capture.count("\n") - 15
     # the one issue is the note about the columns that are not read

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from conftest import CORPUS, FIXTURES
 from iopscope import parsers
 from iopscope.parsers import collectl_plot, mpstat_json, mpstat_text, sar_cpu
+from iopscope.parsers.base import read_by_reference
 from iopscope.parsers._cpu_common import Timeline, classify_header, parse_clock, parse_date
 
 CPU_PARSERS = {"mpstat_text", "mpstat_json", "sar_cpu", "collectl_plot"}
@@ -261,7 +262,7 @@ def test_a_damaged_string_in_a_cut_document_is_salvaged_not_a_crash(damage):
     text = text.replace('"sysname": "Linux"', f'"sysname": "Li{damage}nux"', 1)
     assert text.count(damage) >= 1
     for fast in (True, False):
-        result = mpstat_json.parse(text, fast=fast)
+        result = mpstat_json.parse(text) if fast else read_by_reference(mpstat_json, text)
         assert result.status == "incomplete" and result.tables["cpu_samples"]
         assert result.issues[0].severity == "error" and "damaged" in result.issues[0].reason
 
@@ -273,7 +274,7 @@ def test_a_time_zone_offset_past_24_hours_is_an_unreadable_stamp_not_a_crash():
     stamp = re.search(r'"timestamp": "(\d\d):(\d\d):(\d\d)"', text)
     damaged = text.replace(stamp.group(0), f'"timestamp": "{stamp.group(1)}:-26:{stamp.group(3)}"', 1)
     for fast in (True, False):
-        result = mpstat_json.parse(damaged, fast=fast)
+        result = mpstat_json.parse(damaged) if fast else read_by_reference(mpstat_json, damaged)
         assert [i.reason for i in result.issues] == [f"unreadable timestamp '{stamp.group(1)}:-26:{stamp.group(3)}': "
                                                      "sample kept without time"]
         rows = list(result.tables["cpu_samples"])
@@ -307,7 +308,7 @@ def test_a_collectl_time_zone_past_24_hours_is_a_warning_not_a_crash():
     lineno = damaged.splitlines().index(next(l for l in damaged.splitlines() if "TZ: +2600" in l)) + 1
     outcomes = []
     for fast in (True, False):
-        result = collectl_plot.parse(damaged, fast=fast)
+        result = collectl_plot.parse(damaged) if fast else read_by_reference(collectl_plot, damaged)
         assert (lineno, "TZ: +2600 is no time zone offset: times kept as printed") in [(i.line, i.reason) for i in result.issues]
         first = list(result.tables["cpu_samples"])[0]
         assert first["sampled_at"].tzinfo is None  # as printed, not moved by a made-up zone

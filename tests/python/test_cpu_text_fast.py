@@ -1,7 +1,7 @@
 """The periodic (column-wise) path of mpstat_text and sar_cpu reads exactly what their
 line-by-line path reads.
 
-``parse(text)`` takes the periodic path where it can; ``parse(text, fast=False)`` forces the
+``parse(text)`` takes the periodic path where it can; ``read_by_reference(module, text)`` forces the
 line-by-line reader. Every fixture, every corpus file and generated variants (long synthetic
 captures, cuts at many offsets, decimal commas, a midnight rollover, odd values) must give the
 same status, issues, facts and rows, value for value (floats compared by repr, so -0.0,
@@ -20,7 +20,7 @@ import pytest
 
 from conftest import CORPUS, FIXTURES
 from iopscope.parsers import _cpu_common, mpstat_text, sar_cpu
-from iopscope.parsers.base import Columns, ParseResult
+from iopscope.parsers.base import Columns, NeedsRowPath, ParseResult
 from iopscope.synth.generate import format_file
 # The same comparison as the iostat / mpstat JSON fast paths: status, issues, facts, every value.
 from test_sysstat_fast import _outcome
@@ -37,7 +37,7 @@ def assert_same(module, text: str, where: str) -> None:
 def takes_periodic_path(name: str, text: str) -> bool:
     try:
         _cpu_common._read_periodic(text, ParseResult(format=name), SOURCE_BLOCK[name], 0.5)
-    except _cpu_common.NeedsRowPath:
+    except NeedsRowPath:
         return False
     return True
 

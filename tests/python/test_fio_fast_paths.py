@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from conftest import CORPUS, FIXTURES
 from iopscope.parsers import ParseError, fio_histogram_log, fio_json, fio_log
-from iopscope.parsers.base import Columns
+from iopscope.parsers.base import Columns, NeedsRowPath, read_by_reference
 
 
 def _files(suffixes: tuple[str, ...]) -> list:
@@ -132,7 +132,7 @@ def test_histogram_log_fast_path_matches_field_path(path):
     for i, variant in enumerate(_variants(text, seed=len(text))):
         for name in (path.name, None):
             fast = _outcome(fio_histogram_log.parse, variant, filename=name)
-            slow = _outcome(fio_histogram_log._parse, variant, name, fast=False)
+            slow = _outcome(read_by_reference, fio_histogram_log, variant, filename=name)
             assert fast == slow, f"{path.name} variant {i} (filename {name})"
 
 
@@ -159,7 +159,7 @@ ARROW = (pa.Array, pa.ChunkedArray)
 
 def _hist_same(text: str, name: str | None, where: str) -> None:
     fast = _outcome(fio_histogram_log.parse, text, filename=name)
-    slow = _outcome(fio_histogram_log._parse, text, name, fast=False)
+    slow = _outcome(read_by_reference, fio_histogram_log, text, filename=name)
     assert fast == slow, f"{where} (filename {name})"
 
 
@@ -167,7 +167,7 @@ def _takes_block_path(text: str) -> bool:
     body = text[:text.rfind("\n") + 1].encode("ascii", errors="replace")
     try:
         fio_histogram_log._read_block(body)
-    except fio_histogram_log._NeedsRowPath:
+    except NeedsRowPath:
         return False
     return True
 
@@ -280,8 +280,8 @@ def test_histogram_edits_in_a_later_piece_fall_back(what, monkeypatch):
     head, tail = "\n".join(lines[:k]) + "\n", "\n".join(lines[k:])
     edited = head + FALLBACK_EDITS[what](tail)
     assert edited != text
-    with pytest.raises(fio_histogram_log._NeedsRowPath):
-        fio_histogram_log._parse_block(edited, name)
+    with pytest.raises(NeedsRowPath):
+        fio_histogram_log._parse_block(edited, filename=name)
     _hist_same(edited, name, what)
 
 
@@ -310,7 +310,7 @@ def test_histogram_edits_the_block_path_keeps_read_the_same(pieces):
 def test_histogram_line_cut_short_at_the_end_stays_on_the_block_path(coarseness):
     """fio killed mid-line (output to a file is block-buffered): the whole lines are read in
     blocks, the cut one line by line with the line path's warning, line number and status.
-    _parse_block raises _NeedsRowPath where it would leave the file to the line path."""
+    _parse_block raises NeedsRowPath where it would leave the file to the line path."""
     name, text = _big(coarseness, 15_000)
     body = text.rstrip("\n")
     begin = body.rfind("\n") + 1
@@ -318,7 +318,7 @@ def test_histogram_line_cut_short_at_the_end_stays_on_the_block_path(coarseness)
     for cut in sorted({*range(begin + 1, len(body), 233), *range(begin + 1, begin + 20), *range(len(body) - 3, len(body))}):
         cut_text = body[:cut]
         _hist_same(cut_text, name, f"cut at {cut}")
-        result = fio_histogram_log._parse_block(cut_text, name)
+        result = fio_histogram_log._parse_block(cut_text, filename=name)
         fields = len(cut_text[begin:].rstrip().rstrip(",").split(","))
         if fields == nbins + 3:
             assert result.status == "complete" and not result.issues, f"cut at {cut}: a whole line"

@@ -9,7 +9,7 @@ from iopscope.parsers import ParseError, fio_jobfile
 
 
 def _jobs(text, **kw):
-    return fio_jobfile.parse(text, **kw).tables["fio_jobfile_jobs"]
+    return fio_jobfile.read_jobfile(text, **kw).tables["fio_jobfile_jobs"]
 
 
 def test_global_sections_affect_only_the_jobs_below_them():
@@ -48,7 +48,7 @@ def test_environment_is_never_read(monkeypatch):
     job = r.tables["fio_jobfile_jobs"][0]
     assert job["rw"] == "${RW}" and job["read_pct"] is None and job["block_size_bytes"] is None
     assert job["unresolved"] == "${BS},${RW}" and r.facts["unresolved"] == ["${BS}", "${RW}"]
-    known = fio_jobfile.parse("[j]\nrw=${RW}\nbs=${BS}\n", env={"RW": "read", "BS": "16k"})
+    known = fio_jobfile.read_jobfile("[j]\nrw=${RW}\nbs=${BS}\n", env={"RW": "read", "BS": "16k"})
     option = known.tables["fio_job_options"][0]
     assert (option["value_raw"], option["value"], option["unresolved"]) == ("${RW}", "read", None)
     assert known.tables["fio_jobfile_jobs"][0]["block_size_bytes"] == 16384
@@ -62,7 +62,7 @@ def test_keywords_and_expressions():
     assert values["iodepth"] == "33"  # fio evaluates a value that opens with '('
     assert values["rate_iops"] == "1024" and values["cpus_allowed"] == "0-3"
     assert r.tables["fio_jobfile_jobs"][0]["numjobs"] is None
-    known = fio_jobfile.parse(text, facts={"ncpus": 4, "mb_memory": 16000})
+    known = fio_jobfile.read_jobfile(text, facts={"ncpus": 4, "mb_memory": 16000})
     values = {o["option"]: o["value"] for o in known.tables["fio_job_options"]}
     assert values["numjobs"] == "8" and values["size"] == "16000"
     job = known.tables["fio_jobfile_jobs"][0]

@@ -1,6 +1,6 @@
 """fio_terse's column-wise fast path reads exactly what its row-by-row path reads.
 
-``fio_terse.parse(text)`` takes the fast path where it can; ``parse(text, fast=False)`` forces
+``fio_terse.parse(text)`` takes the fast path where it can; ``read_by_reference(fio_terse, text)`` forces
 the row-by-row one. Every fixture and corpus file, a long synthetic sweep (the generator of the
 ingest benchmark), cuts of it at many offsets and edited variants must give the same status,
 issues, facts and rows, value for value (floats compared by repr, so -0.0 and rounding count).
@@ -17,7 +17,7 @@ import pytest
 
 from conftest import CORPUS, FIXTURES
 from iopscope.parsers import fio_terse
-from iopscope.parsers.base import Columns
+from iopscope.parsers.base import Columns, NeedsRowPath
 from iopscope.synth.generate import format_file
 from test_sysstat_fast import _outcome  # status, issues, facts and rows, floats by repr
 
@@ -30,7 +30,7 @@ def assert_same(text: str, where: str) -> None:
 def _fast_takes(text: str) -> bool:
     try:
         fio_terse._parse_columns(text)
-    except fio_terse._NeedsRowPath:
+    except NeedsRowPath:
         return False
     return True
 

@@ -1,7 +1,7 @@
 """The column-wise fast paths of iostat_text, iostat_json and mpstat_json read exactly what their
 row-by-row paths read.
 
-``parse(text)`` takes the fast path where it can; ``parse(text, fast=False)`` forces the
+``parse(text)`` takes the fast path where it can; ``read_by_reference(module, text)`` forces the
 row-by-row one. Every fixture, every corpus file and generated variants (long synthetic captures,
 cuts at many offsets, decimal commas, odd values) must give the same status, issues, facts and
 rows, value for value (floats compared by repr, so -0.0, rounding and nan count). The synthetic
@@ -18,7 +18,7 @@ import pytest
 
 from conftest import CORPUS, FIXTURES
 from iopscope.parsers import iostat_json, iostat_text, mpstat_json
-from iopscope.parsers.base import Columns, ParseError
+from iopscope.parsers.base import Columns, NeedsRowPath, ParseError, read_by_reference
 from iopscope.synth.generate import format_file
 
 MODULES = {"iostat_text": iostat_text, "iostat_json": iostat_json, "mpstat_json": mpstat_json}
@@ -37,11 +37,11 @@ def _outcome(module, text: str, fast: bool, path: str | None = None):
     that path does not take the text)."""
     try:
         if path is None:
-            r = module.parse(text, fast=fast)
+            r = module.parse(text) if fast else read_by_reference(module, text)
         else:
             try:
                 r = module._parse(text, path)
-            except module._NeedsRowPath:
+            except NeedsRowPath:
                 return None
     except ParseError as exc:
         return ("rejected", exc.reason, exc.line)
@@ -189,7 +189,7 @@ def test_edits_do_change_the_fast_paths_choice(synthetic):
 def _periodic_takes(text: str) -> bool:
     try:
         iostat_text._parse(text, iostat_text.PERIODIC)
-    except iostat_text._NeedsRowPath:
+    except NeedsRowPath:
         return False
     return True
 
@@ -234,19 +234,20 @@ def test_nan_in_a_cumulative_column_is_null_not_a_crash():
     text = ("Device  tps  kB_read/s  kB_wrtn/s  kB_read  kB_wrtn\n"
             "sda  1.00  2.00  3.00  nan  5\n\n")
     for fast in (True, False):
-        row = iostat_text.parse(text, fast=fast).tables["iostat_device_samples"][0]
+        row = (iostat_text.parse(text) if fast else read_by_reference(iostat_text, text)).tables["iostat_device_samples"][0]
         assert row["read_kib"] is None and row["write_kib"] == 5
     assert_same(iostat_text, text, "nan in kB_read")
     doc = {"sysstat": {"hosts": [{"nodename": "h", "statistics": [
         {"disk": [{"disk_device": "sda", "tps": 1.0, "MB_read": 1e308, "MB_wrtn": 2.0}]}]}]}}
     for fast in (True, False):
-        row = iostat_json.parse(json.dumps(doc), fast=fast).tables["iostat_device_samples"][0]
+        row = (iostat_json.parse(json.dumps(doc)) if fast else read_by_reference(iostat_json, json.dumps(doc))).tables["iostat_device_samples"][0]
         assert row["read_kib"] is None and row["write_kib"] == 2048
 
 
 def test_busy_column_is_busy_pct_row_by_row():
     """The column form of busy_pct (used by every fast path) agrees on every edge value."""
-    from iopscope.parsers._sysstat_common import busy_column, busy_pct
+    from iopscope.parsers._sysstat_common import busy_pct
+    from iopscope.parsers._sysstat_values import busy_column
 
     edges = [0.0, -0.0, 1e-9, 50.0, 99.99, 100.0, 100.04, 120.0, -3.0, float("nan"), float("inf"), -float("inf")]
     rnd = random.Random(7)
@@ -259,7 +260,7 @@ def test_busy_column_is_busy_pct_row_by_row():
     # The Arrow form of the fast paths (columns without nulls; None: the column is absent).
     import pyarrow as pa
 
-    from iopscope.parsers._sysstat_common import busy_array
+    from iopscope.parsers._sysstat_values import busy_array
 
     full = [r for r in rows if r["iowait_pct"] is not None and r["steal_pct"] is not None]
     idle, iowait, steal = ([r[k] for r in full] for k in ("idle_pct", "iowait_pct", "steal_pct"))

@@ -11,9 +11,10 @@ import pytest
 
 from conftest import FIXTURES
 from iopscope import parsers
-from iopscope.ingest import Ingestor, run_parser
+from iopscope.ingest import Ingestor
 from iopscope.lake import Chunk
 from iopscope.parsers import fio_json, fio_log, iostat_json, iostat_text, tpcc_mysql
+from iopscope.parsers.base import read_by_reference
 
 # --------------------------------------------------------------------------- iostat -z
 
@@ -43,7 +44,7 @@ def _iostat_z_json() -> str:
     return json.dumps({"sysstat": {"hosts": [host]}})
 
 
-@pytest.mark.parametrize("parse", [lambda t: iostat_text.parse(t), lambda t: iostat_text.parse(t, fast=False)],
+@pytest.mark.parametrize("parse", [lambda t: iostat_text.parse(t), lambda t: read_by_reference(iostat_text, t)],
                          ids=["text", "text-rows"])
 def test_iostat_z_idle_reports_are_zero_samples(parse):
     check_zero_filled(parse(_iostat_z_text()).tables["iostat_device_samples"])
@@ -51,7 +52,7 @@ def test_iostat_z_idle_reports_are_zero_samples(parse):
 
 @pytest.mark.parametrize("fast", [True, False], ids=["json", "json-rows"])
 def test_iostat_json_z_idle_reports_are_zero_samples(fast):
-    check_zero_filled(iostat_json.parse(_iostat_z_json(), fast=fast).tables["iostat_device_samples"])
+    check_zero_filled((iostat_json.parse(_iostat_z_json()) if fast else read_by_reference(iostat_json, _iostat_z_json())).tables["iostat_device_samples"])
 
 
 def check_zero_filled(rows) -> None:
@@ -143,8 +144,8 @@ def _complete_fixtures() -> list:
 def test_file_lacking_only_its_final_newline_reads_the_same(source, fmt):
     module = parsers.get(fmt)
     text = source.read_text(errors="replace")
-    whole = run_parser(module, text, source.name)
-    unended = run_parser(module, text.rstrip("\r\n"), source.name)
+    whole = module.parse(text, filename=source.name)
+    unended = module.parse(text.rstrip("\r\n"), filename=source.name)
     assert (unended.status, unended.status_reason) == (whole.status, whole.status_reason)
     assert {t: len(r) for t, r in unended.tables.items()} == {t: len(r) for t, r in whole.tables.items()}
     assert len(unended.issues) == len(whole.issues), unended.issues

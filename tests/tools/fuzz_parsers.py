@@ -9,7 +9,7 @@ integer; a number grown by digits; a character deleted or inserted), now and the
 the text at random one time in five, and requires:
 
 * parse() raises nothing but ParseError;
-* for a parser with a fast (column-wise) path, ``parse(text)`` and ``parse(text, fast=False)``
+* for a parser with a fast (column-wise) path, ``parse(text)`` and ``read_by_reference(module, text)``
   (the line-by-line reader, the reference) give the same status, issues, facts and rows, value
   for value.
 
@@ -28,7 +28,7 @@ run it longer by hand after changing a parser::
 from __future__ import annotations
 
 import argparse
-import inspect
+import json
 import random
 import sys
 import time
@@ -42,10 +42,12 @@ sys.path.insert(0, str(ROOT / "tests" / "python"))
 from conftest import CORPUS, FIXTURES  # noqa: E402
 from test_sysstat_fast import _outcome  # noqa: E402  (the comparison every fast-path test uses)
 
-from iopscope.parsers import ParseError, get  # noqa: E402
+from iopscope.parsers import PARSERS, ParseError, get  # noqa: E402
+from iopscope.parsers.base import read_by_reference  # noqa: E402
 from iopscope.synth.generate import format_file  # noqa: E402
 
-# Fixture folders and file-name patterns of each format.
+# Fixture folders and file-name patterns of the first formats. A format not listed here is
+# seeded with every fixture whose .expected.json names it (fixtures_of): nothing to add here.
 SEEDS = {
     "iostat_text": [("iostat", "*.txt")],
     "iostat_json": [("iostat", "*.json")],
@@ -61,13 +63,24 @@ SEEDS = {
     "fio_jobfile": [("fio", "*.fio"), ("fio", "*.job")],
     "tpcc_mysql": [("tpcc-mysql", "*")],
     "go_tpc": [("go-tpc", "*.txt")],
+    "iometer": [("iometer", "*.csv")],
+    "hammerdb": [("hammerdb", "*.log"), ("hammerdb", "*.txt"), ("hammerdb", "*.json")],
     "published_reference": [(ROOT / "data" / "raw" / "published", "*.csv")],  # (absolute: no fixtures)
 }
-FORMATS = sorted(SEEDS)
+FORMATS = sorted(PARSERS)
 ODD_VALUES = ["0", "0.00", "-1", "nan", "inf", "-0.00", "100.01", "1e5", "12,5",
               "99999999999999999999", "", "x", "1.", ".5", "+3"]
 INSERTED = " \t0.9-:,;aA\u00a0"
 MAX_CORPUS_BYTES = 2_000_000
+
+
+def fixtures_of(fmt: str) -> list[Path]:
+    """Every fixture whose expectation names the format (``"format"``), sorted."""
+    found = []
+    for expectation in sorted(FIXTURES.rglob("*.expected.json")):
+        if json.loads(expectation.read_text(encoding="utf-8")).get("format") == fmt:
+            found.append(expectation.with_name(expectation.name.removesuffix(".expected.json")))
+    return found
 
 
 def seed_texts(fmt: str) -> list[tuple[str, str]]:
@@ -75,17 +88,21 @@ def seed_texts(fmt: str) -> list[tuple[str, str]]:
     small synthetic capture where the format has a generator."""
     module = get(fmt)
     texts = []
-    for folder, pattern in SEEDS[fmt]:
-        for path in sorted((FIXTURES / folder).rglob(pattern)):  # an absolute folder replaces FIXTURES
-            if path.is_file() and not path.name.endswith((".expected.json", ".md")):
-                texts.append((str(path.relative_to(ROOT)), path.read_text(encoding="utf-8", errors="replace")))
+    if fmt in SEEDS:
+        paths = [path for folder, pattern in SEEDS[fmt]
+                 for path in sorted((FIXTURES / folder).rglob(pattern))]  # an absolute folder replaces FIXTURES
+    else:
+        paths = fixtures_of(fmt)
+    for path in paths:
+        if path.is_file() and not path.name.endswith((".expected.json", ".md")):
+            texts.append((str(path.relative_to(ROOT)), path.read_text(encoding="utf-8", errors="replace")))
     if CORPUS.is_dir():
         for path in sorted(CORPUS.rglob("*")):
             if not path.is_file() or path.name.endswith(".md") or path.stat().st_size > MAX_CORPUS_BYTES:
                 continue
             try:
                 text = path.read_text(encoding="utf-8")
-                module.parse(text, fast=False)
+                read_by_reference(module, text)
             except (UnicodeDecodeError, ParseError):
                 continue
             except Exception:  # noqa: BLE001 - a crash of the reference is a finding of its own
@@ -99,7 +116,7 @@ def seed_texts(fmt: str) -> list[tuple[str, str]]:
 
 
 def has_fast_path(module) -> bool:
-    return "fast" in inspect.signature(module.parse).parameters
+    return getattr(module, "HAS_FAST_PATH", False)
 
 
 def mutate(rng: random.Random, text: str) -> str:

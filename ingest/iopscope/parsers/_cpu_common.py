@@ -25,8 +25,9 @@ from datetime import date, datetime, timedelta, timezone
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from iopscope.parsers._sysstat_common import arrow_floats, busy_array, whitespace_fields
-from iopscope.parsers.base import Columns, ParseError, ParseResult, no_gc
+from iopscope.parsers._sysstat_common import arrow_floats, whitespace_fields
+from iopscope.parsers._sysstat_values import busy_array, busy_pct, printed_number, year
+from iopscope.parsers.base import Columns, NeedsRowPath, ParseError, ParseResult, fastest_reading, no_gc
 
 # Canonical percentage columns of cpu_samples, in the order they are documented.
 PCT_COLUMNS = ("user_pct", "nice_pct", "system_pct", "iowait_pct", "irq_pct", "softirq_pct",
@@ -76,22 +77,6 @@ _SLASH_DATE = re.compile(r"^(\d{1,2})/(\d{1,2})/(\d{2}|\d{4})$")
 _DOT_DATE = re.compile(r"^(\d{1,2})\.(\d{1,2})\.(\d{2}|\d{4})$")
 
 
-def to_number(token: str) -> float | None:
-    """A printed number, decimal point or comma (``0,50`` in de_DE and other locales)."""
-    try:
-        value = float(token.replace(",", ".", 1) if "," in token else token)
-    except ValueError:
-        return None
-    if value != value or value in (float("inf"), float("-inf")):
-        return None
-    return value
-
-
-def _year(text: str) -> int:
-    y = int(text)
-    return y + 2000 if len(text) == 2 else y
-
-
 def parse_date(text: str | None, day_first: bool = False) -> tuple[date | None, str | None]:
     """A sysstat/collectl date and, when the day/month order had to be guessed, a note saying so.
 
@@ -115,10 +100,10 @@ def parse_date(text: str | None, day_first: bool = False) -> tuple[date | None, 
             return date(int(m.group(1)), int(m.group(2)), int(m.group(3))), None
         m = _DOT_DATE.match(text)
         if m:
-            return date(_year(m.group(3)), int(m.group(2)), int(m.group(1))), None
+            return date(year(m.group(3)), int(m.group(2)), int(m.group(1))), None
         m = _SLASH_DATE.match(text)
         if m:
-            a, b, y = int(m.group(1)), int(m.group(2)), _year(m.group(3))
+            a, b, y = int(m.group(1)), int(m.group(2)), year(m.group(3))
             ambiguous = a != b and a <= 12 and b <= 12
             if a > 12 >= b or (day_first and b <= 12):
                 note = (f"date {text} could be day/month or month/day: read as day/month "
@@ -287,12 +272,7 @@ def finish_row(row: dict, tolerance: float) -> tuple[str | None, list[str]]:
         return "every percentage is 0 (CPU offline or a zero-length interval): row dropped", notes
     if seen and abs(total - 100.0) > tolerance and not notes:
         notes.append(f"percentages add up to {total:.2f}, not 100")
-    idle = row.get("idle_pct")
-    if idle is None:
-        row["busy_pct"] = None
-    else:
-        busy = 100.0 - idle - (row.get("iowait_pct") or 0.0) - (row.get("steal_pct") or 0.0)
-        row["busy_pct"] = round(min(100.0, max(0.0, busy)), 6)
+    row["busy_pct"] = busy_pct(row.get("idle_pct"), row.get("iowait_pct"), row.get("steal_pct"))
     return None, notes
 
 
@@ -370,24 +350,19 @@ class _Section:
 
 
 def parse_sysstat_text(text: str, result: ParseResult, source_block: str, since_boot_possible: bool,
-                       tolerance: float = 0.5, *, fast: bool = True) -> None:
+                       tolerance: float = 0.5) -> None:
     """Fill ``result`` with cpu_samples rows read from mpstat / sar -u text.
 
     Raises ParseError when no row at all can be read; sets ``status`` incomplete when the
     last line is cut short or the closing ``Average:`` block is missing.
 
     A capture of same-shaped intervals (the usual ``mpstat -P ALL 1``, ``sar -u ALL -P ALL 1``)
-    is read column by column by :func:`_read_periodic`; anything else, or ``fast=False``, line
-    by line by :func:`_read_lines`, which is the reference: both give the same result.
+    is read column by column by :func:`_read_periodic`; anything else line by line by
+    :func:`_read_lines`, which is the reference: both give the same result.
     """
     with no_gc():  # the rows hold no cycles: see no_gc()
-        if fast:
-            try:
-                _read_periodic(text, result, source_block, tolerance)
-                return
-            except NeedsRowPath:
-                pass  # something only the line-by-line reader reads: it starts afresh
-        _read_lines(text, result, source_block, since_boot_possible, tolerance)
+        fastest_reading(text, (lambda t: _read_periodic(t, result, source_block, tolerance),),
+                        lambda t: _read_lines(t, result, source_block, since_boot_possible, tolerance))
 
 
 def _read_lines(text: str, result: ParseResult, source_block: str, since_boot_possible: bool,
@@ -491,7 +466,7 @@ def _read_lines(text: str, result: ParseResult, source_block: str, since_boot_po
                         if value - value:          # nan or inf: a null, not a number
                             value = None
                     except ValueError:
-                        value = to_number(tokens[idx])   # a comma the head did not show
+                        value = printed_number(tokens[idx])   # a comma the head did not show
                     if value is None:
                         bad = tokens[idx]
                     else:
@@ -569,7 +544,7 @@ def _read_lines(text: str, result: ParseResult, source_block: str, since_boot_po
             last_line_bad = False
             continue
         # ---- header lines: time then names only
-        if secs is not None and n > k and all(to_number(t) is None for t in tokens[k:]):
+        if secs is not None and n > k and all(printed_number(t) is None for t in tokens[k:]):
             saw_header = True
             header_since_row = True
             columns = tokens[k + 1:]
@@ -629,10 +604,6 @@ def _read_lines(text: str, result: ParseResult, source_block: str, since_boot_po
 # interval is taken as a template, every other interval is checked against it with list
 # slices, and the rows are split and converted by Arrow, column by column.
 
-
-class NeedsRowPath(Exception):
-    """The periodic reader met something only the line-by-line reader handles (a cut file, a
-    warning to give, another layout): it gives up before touching the result."""
 
 
 # str.splitlines() breaks lines at these too; split("\n") (used here) does not.
@@ -712,7 +683,7 @@ def _cut_line(line: str, tokens: list[str], width: int) -> tuple[str, str]:
     secs = parse_clock(" ".join(tokens[:k])) if tokens[0][:1].isdigit() else None
     if secs is not None and "RESTART" in tokens[k:k + 2]:
         raise NeedsRowPath
-    if secs is not None and len(tokens) > k and all(to_number(t) is None for t in tokens[k:]):
+    if secs is not None and len(tokens) > k and all(printed_number(t) is None for t in tokens[k:]):
         if tokens[k] == "CPU" and classify_header(tokens[k + 1:]):
             raise NeedsRowPath
         return "foreign", " ".join(tokens[k:k + 2]) if tokens[k] in ("CPU", "NODE") else tokens[k]
@@ -758,7 +729,7 @@ def _read_periodic(text: str, result: ParseResult, source_block: str, tolerance:
     tokens = header.split()
     if (len(tokens) < 4 or tokens[0] != header[:8]
             or tokens[1] != "CPU" or not classify_header(tokens[2:])
-            or any(to_number(t) is not None for t in tokens[1:])):
+            or any(printed_number(t) is not None for t in tokens[1:])):
         raise NeedsRowPath
     section = _Section(1, tokens[2:])
     outputs = [col for _, col in section.mapping]

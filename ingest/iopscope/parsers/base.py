@@ -5,20 +5,31 @@ A parser is a module in ``iopscope.parsers`` that defines:
 ``NAME``         format name, e.g. ``"fio_json"`` (unique; used by ``--tool`` and manifests)
 ``VERSION``      parser version, bumped when its output changes (forces a re-ingest)
 ``TOOL``         the program that writes the format (``fio``, ``iostat`` ...)
+``HAS_FAST_PATH`` (optional) True when ``parse`` reads through a fast reader: the fuzzer
+                 then holds ``parse`` to :func:`read_by_reference` on every mutated file
 ``detect(head, filename) -> float``
                  confidence 0..1 that the text is this format, from its first 64 KiB
-``parse(text) -> ParseResult``
+``parse(text, *, filename=None) -> ParseResult``
                  pure: no I/O, no clock, no environment. Raises :class:`ParseError`
                  only when nothing at all can be read; partial reads return rows plus
-                 ``issues`` and ``status="incomplete"``.
+                 ``issues`` and ``status="incomplete"``. ``filename`` is the file's name
+                 (never a path to open): a few formats say part of what they hold there
+                 (fio's ``<job>_clat.1.log``); every other parser ignores it.
+
+A parser with a fast path (column-wise, Arrow ...) reads through :func:`fastest_reading`: each
+fast reader raises :class:`NeedsRowPath` the moment it meets something only the reference
+(row-by-row) reader reads exactly, and the next reader starts again. Tests read a file with
+the reference reader alone through :func:`read_by_reference`.
 """
 
 from __future__ import annotations
 
 import gc
 from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
-from typing import Any, Iterator, Sequence
+from types import ModuleType
+from typing import Any, Callable, Iterator, Sequence
 
 Record = dict[str, Any]
 
@@ -140,3 +151,44 @@ def no_gc() -> Iterator[None]:
     finally:
         if enabled:
             gc.enable()
+
+
+class NeedsRowPath(Exception):
+    """A fast reader met something it does not read exactly as the reference reader would (a
+    report unlike the others, a value that is not a plain number, a cut line ...): the caller
+    starts again on the next, slower reader, so the output is the same whichever read the file.
+    Raised before anything is returned; never reaches ingest."""
+
+
+Reader = Callable[..., ParseResult]
+
+# Off only inside read_by_reference(): tests hold every fast reader to the reference reader.
+_FAST_READERS_ON: ContextVar[bool] = ContextVar("iopscope_fast_readers_on", default=True)
+
+
+def fast_readers_on() -> bool:
+    """False while :func:`read_by_reference` runs: parsers whose fast path is a choice made
+    inside the reference reader (a column decoded at once instead of value by value) ask this."""
+    return _FAST_READERS_ON.get()
+
+
+def fastest_reading(text: str, fast_readers: Sequence[Reader], reference: Reader,
+                    **kwargs: Any) -> ParseResult:
+    """``reference(text, **kwargs)`` unless one of ``fast_readers`` (tried in order, fastest
+    first) reads the file; each gives up by raising :class:`NeedsRowPath`."""
+    if fast_readers_on():
+        for reader in fast_readers:
+            try:
+                return reader(text, **kwargs)
+            except NeedsRowPath:
+                pass  # something only a slower reader reads: start again on the next one
+    return reference(text, **kwargs)
+
+
+def read_by_reference(module: ModuleType, text: str, *, filename: str | None = None) -> ParseResult:
+    """``module.parse`` with every fast reader off: what the row-by-row reader alone reads."""
+    token = _FAST_READERS_ON.set(False)
+    try:
+        return module.parse(text, filename=filename)
+    finally:
+        _FAST_READERS_ON.reset(token)

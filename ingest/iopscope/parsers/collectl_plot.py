@@ -40,7 +40,7 @@ loop would warn about) is read column-wise: Arrow's CSV reader splits the rows i
 only the time and CPU columns, which are then checked and converted whole (a 20 MB ``-scdmn``
 capture: 1.26 -> 0.17 s). A last row cut short (collectl killed mid-line) does not stop it: the
 rows before it are read so, and the cut row gets the row loop's warning and status. Anything
-else falls back to the row-by-row loop, which stays the reference: ``parse(text, fast=False)``
+else falls back to the row-by-row loop, which stays the reference: ``read_by_reference(collectl_plot, text)``
 forces it, and ``tests/python/test_collectl_fast.py`` holds the two to the same output.
 
 Example
@@ -68,13 +68,15 @@ import pyarrow as pa
 import pyarrow.compute as pc
 from pyarrow import csv as pa_csv
 
-from iopscope.parsers._cpu_common import PCT_COLUMNS, Timeline, finish_row, fixed_offset, parse_date, to_number
-from iopscope.parsers._sysstat_common import arrow_floats, busy_array, plain_percentages
-from iopscope.parsers.base import Columns, ParseError, ParseResult, no_gc
+from iopscope.parsers._cpu_common import PCT_COLUMNS, Timeline, finish_row, fixed_offset, parse_date
+from iopscope.parsers._sysstat_common import arrow_floats, plain_percentages
+from iopscope.parsers._sysstat_values import busy_array, printed_number
+from iopscope.parsers.base import Columns, NeedsRowPath, ParseError, ParseResult, fastest_reading, no_gc
 
 NAME = "collectl_plot"
 VERSION = "1.0.0"
 TOOL = "collectl"
+HAS_FAST_PATH = True  # fuzzing holds parse() to read_by_reference() (base.py)
 
 TOLERANCE = 5.0  # whole percentages: up to 8 roundings of 0.5
 MAX_LINE_WARNINGS = 50
@@ -146,22 +148,11 @@ class _Layout:
         return "; ".join(parts)
 
 
-def parse(text: str, *, fast: bool = True) -> ParseResult:
-    """Read the file; ``fast=False`` forces the row-by-row path (tests compare the two)."""
+def parse(text: str, *, filename: str | None = None) -> ParseResult:
+    """Read the file column by column where it can, else row by row (the same output)."""
     with no_gc():  # the rows hold no cycles: see no_gc()
-        if fast:
-            try:
-                return _parse_columns(text)
-            except _NeedsRowPath:
-                pass  # something only the row-by-row path reads: start again there
-        return _parse_rows(text)
+        return fastest_reading(text, (_parse_columns,), _parse_rows)
 
-
-class _NeedsRowPath(Exception):
-    """The column path met something it does not read exactly as the row path would (a second
-    header, a blank or cut row, a value that is not a plain number, a row the checks would
-    warn about ...): parse() reads the file row by row instead, so the output is the same
-    whichever path read it."""
 
 
 class _Head:
@@ -200,7 +191,7 @@ class _Head:
             self.ncpu = int(m.group(1))
             result.facts.setdefault("logical_cpus", self.ncpu)
         if (m := _INTERVAL.search(line)) and line.lstrip("# ").startswith("SubSys"):
-            self.header_interval = to_number(m.group(1))
+            self.header_interval = printed_number(m.group(1))
         if (m := _HOST.match(line)):
             self.hostname = m.group(1)
             result.facts.setdefault("hostname", self.hostname)
@@ -279,7 +270,7 @@ def _parse_rows(text: str) -> ParseResult:
             row = dict(common)
             row["cpu"] = cpu
             for index, column in columns:
-                value = to_number(fields[index])
+                value = printed_number(fields[index])
                 if value is None:
                     warn(lineno, f"CPU {cpu}: {layout.names[index]} = {fields[index]!r} is not a number")
                 row[column] = value
@@ -322,7 +313,7 @@ def _place(fields: list[str], layout: _Layout, zone: timezone | None, timeline: 
     """(axis seconds, sampled_at, time_text) of a row, or (None, None, text) when unreadable."""
     if layout.utc:
         text = fields[0]
-        secs = to_number(text)
+        secs = printed_number(text)
         if secs is None or not 0 <= secs < 1e11:
             return None, None, text
         when = datetime(1970, 1, 1, tzinfo=timezone.utc) + timedelta(seconds=secs)
@@ -346,7 +337,7 @@ def _place(fields: list[str], layout: _Layout, zone: timezone | None, timeline: 
 # only the time and ~10 CPU percentages are read. The column path hands the rows to Arrow's CSV
 # reader (split in C, only the wanted columns kept), then checks and converts whole columns. It
 # takes a file only when Arrow splits every row exactly as str.split() would and every row is
-# one the row path keeps without a warning; anything else raises _NeedsRowPath.
+# one the row path keeps without a warning; anything else raises NeedsRowPath.
 
 # Line ends of str.splitlines() beyond "\n" (not in any collectl output).
 _OTHER_LINE_ENDS = (b"\r", b"\x0b", b"\x0c", b"\x1c", b"\x1d", b"\x1e")
@@ -368,25 +359,25 @@ _EXACT_US = 2 ** 53                            # integers up to this are exact a
 
 def _parse_columns(text: str) -> ParseResult:
     if not text.isascii():
-        raise _NeedsRowPath  # Arrow and str.split() agree on ASCII white space only
+        raise NeedsRowPath  # Arrow and str.split() agree on ASCII white space only
     raw = text.encode("ascii")
     if any(end in raw for end in _OTHER_LINE_ENDS):
-        raise _NeedsRowPath
+        raise NeedsRowPath
     result = ParseResult(format=NAME)
     head = _Head(result)
     start = _read_head(text, head)
     layout = head.layout
     if layout is None or not layout.cpus:
-        raise _NeedsRowPath  # nothing to read in columns: the row path says why
+        raise NeedsRowPath  # nothing to read in columns: the row path says why
     end, cut_row = _complete_rows(text, layout)
     if start >= end:
-        raise _NeedsRowPath  # no row before the cut: the row path says why
+        raise NeedsRowPath  # no row before the cut: the row path says why
     sep = " " if layout.sep is None else layout.sep
     if sep not in _CSV_SEPARATORS:
-        raise _NeedsRowPath
+        raise NeedsRowPath
     banned = _NOT_IN_SPACED_ROWS if sep == " " else _NOT_IN_SEPARATED_ROWS
     if any(raw.find(b, start, end) >= 0 for b in banned):
-        raise _NeedsRowPath
+        raise NeedsRowPath
     fields = _read_fields(pa.py_buffer(raw)[start:end], layout, sep)
     n = len(fields[0])
     times = _times(fields, layout, head)
@@ -394,12 +385,12 @@ def _parse_columns(text: str) -> ParseResult:
     for cpu, columns in layout.cpus.items():
         names = [name for _, name in columns]
         if len(set(names)) != len(names):
-            raise _NeedsRowPath  # a column printed twice: the row path keeps the last one
+            raise NeedsRowPath  # a column printed twice: the row path keeps the last one
         groups.append((cpu, names, _percentages([fields[i] for i, _ in columns], names, n)))
     if len({frozenset(names) for _, names, _ in groups}) > 1:
-        raise _NeedsRowPath  # rows with different keys cannot share one Columns block
+        raise NeedsRowPath  # rows with different keys cannot share one Columns block
     if head.ncpu is not None and head.ncpu >= 2 ** 63:
-        raise _NeedsRowPath  # a NumCPUs beyond int64: the rows keep the Python int
+        raise NeedsRowPath  # a NumCPUs beyond int64: the rows keep the Python int
     common = {
         "sample_index": pa.array(range(n), pa.int64()), **times,
         "is_since_boot": pa.repeat(False, n), "source_block": pa.repeat("collectl", n),
@@ -443,7 +434,7 @@ def _complete_rows(text: str, layout: _Layout) -> tuple[int, tuple[int, int] | N
     if not last.strip():
         return cut, None
     if last.startswith("#") or _KNOWN_NOISE.match(last):
-        raise _NeedsRowPath
+        raise NeedsRowPath
     width = len(last.split(layout.sep))   # the loop's split (strip() keeps the count)
     if width == layout.width:
         return len(text), None
@@ -482,10 +473,10 @@ def _read_fields(rows: pa.Buffer, layout: _Layout, sep: str) -> dict[int, pa.Arr
                 include_columns=[names[i] for i in wanted],
                 column_types={names[i]: pa.string() for i in wanted}))
     except pa.ArrowInvalid:
-        raise _NeedsRowPath from None  # a row with another number of fields
+        raise NeedsRowPath from None  # a row with another number of fields
     fields = {i: table.column(names[i]).combine_chunks() for i in wanted}
     if pc.min(pc.binary_length(fields[last])).as_py() == 0:
-        raise _NeedsRowPath  # a blank line or a separator at the end of a row
+        raise NeedsRowPath  # a blank line or a separator at the end of a row
     return fields
 
 
@@ -499,22 +490,22 @@ def _times(fields: dict[int, pa.Array], layout: _Layout, head: _Head) -> dict[st
     if layout.utc:
         stamps = fields[0]
         if not _all(pc.match_substring_regex(stamps, _EPOCH)):
-            raise _NeedsRowPath
+            raise NeedsRowPath
         utc_us = pc.multiply(stamps.cast(pa.int64()), 1_000_000)
         sampled_at, time_text = utc_us.cast(_UTC_US), stamps
     else:
         days, clocks = fields[0], fields[1]
         if not (_all(pc.match_substring_regex(days, _DAY)) and _all(pc.match_substring_regex(clocks, _CLOCK))):
-            raise _NeedsRowPath
+            raise NeedsRowPath
         hour, minute, second = (pc.utf8_slice_codeunits(clocks, a, a + 2).cast(pa.int64()) for a in (0, 3, 6))
         if pc.max(hour).as_py() > 23 or pc.max(minute).as_py() > 59 or pc.max(second).as_py() > 60:
-            raise _NeedsRowPath  # an unreadable time: a warning on the row path
+            raise NeedsRowPath  # an unreadable time: a warning on the row path
         distinct = pc.unique(days)
         day_us = []
         for text in distinct.to_pylist():
             day, _ = parse_date(text)
             if day is None or not 1 < day.year < 9999:
-                raise _NeedsRowPath  # a date that does not exist (or at the end of the calendar)
+                raise NeedsRowPath  # a date that does not exist (or at the end of the calendar)
             day_us.append((day - _EPOCH_DAY).days * 86_400_000_000)
         clock_s = pc.add(pc.multiply(pc.add(pc.multiply(hour, 60), minute), 60), second)
         local_us = pc.add(pa.array(day_us, pa.int64()).take(pc.index_in(days, value_set=distinct)),
@@ -531,12 +522,12 @@ def _times(fields: dict[int, pa.Array], layout: _Layout, head: _Head) -> dict[st
     # 1685, casting would round them once more).
     bounds = pc.min_max(utc_us).as_py()
     if not -_EXACT_US <= bounds["min"] <= bounds["max"] <= _EXACT_US:
-        raise _NeedsRowPath
+        raise NeedsRowPath
     axis = pc.divide(utc_us.cast(pa.float64()), 1e6)
     n = len(axis)
     steps = pc.subtract(axis.slice(1), axis.slice(0, n - 1))
     if n > 1 and pc.min(steps).as_py() < 0:
-        raise _NeedsRowPath  # the time went back: the row path warns
+        raise NeedsRowPath  # the time went back: the row path warns
     return {
         "sampled_at": sampled_at, "time_text": time_text,
         "elapsed_s": pc.subtract(axis, axis[0]),
@@ -551,7 +542,7 @@ def _percentages(strings: list[pa.Array], names: list[str], n: int) -> dict[str,
     for name, column in zip(names, strings):
         floats = arrow_floats(column)
         if floats is None or not plain_percentages(floats):
-            raise _NeedsRowPath  # not a number, nan/inf (a null there) or out of range (a note)
+            raise NeedsRowPath  # not a number, nan/inf (a null there) or out of range (a note)
         values[name] = floats
     total = None
     for name in PCT_COLUMNS:             # finish_row's order: the same sums, bit for bit
@@ -559,7 +550,7 @@ def _percentages(strings: list[pa.Array], names: list[str], n: int) -> dict[str,
             total = values[name] if total is None else pc.add(total, values[name])
     if not _all(pc.not_equal(total, 0.0)) or \
             not _all(pc.less_equal(pc.abs(pc.subtract(total, 100.0)), TOLERANCE)):
-        raise _NeedsRowPath  # a row dropped or noted: the row path's job
+        raise NeedsRowPath  # a row dropped or noted: the row path's job
     busy = busy_array(values.get("idle_pct"), values.get("iowait_pct"), values.get("steal_pct"), n)
     values["busy_pct"] = busy
     return values

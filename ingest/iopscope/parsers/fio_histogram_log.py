@@ -31,7 +31,7 @@ reported), non-numbers, unknown direction codes, a last line cut short. The tabl
 
 Two ways through a file, giving the same result: the *block* path reads the complete lines in
 pieces of about 1 MB, each at once with Arrow, when all of them are what fio writes (see
-:func:`_read_block`); anything else (or ``fast=False``) goes line by line. A last line cut
+:func:`_read_block`); anything else (or ``read_by_reference``) goes line by line. A last line cut
 short is read line by line either way. The block path's columns are Arrow arrays, so the lake
 takes them as they are.
 
@@ -55,11 +55,12 @@ from itertools import compress
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from iopscope.parsers.base import Columns, ParseError, ParseResult, no_gc
+from iopscope.parsers.base import Columns, NeedsRowPath, ParseError, ParseResult, fast_readers_on, fastest_reading, no_gc
 
 NAME = "fio_histogram_log"
 VERSION = "1.0.0"
 TOOL = "fio"
+HAS_FAST_PATH = True  # fuzzing holds parse() to read_by_reference() (base.py)
 
 PLAT_BITS = 6
 PLAT_VAL = 1 << PLAT_BITS
@@ -228,9 +229,10 @@ def _row_columns(rows: list[tuple[int, list[int]]], layout: _Layout, result: Par
 _CONSTANT = ("log_name", "job_index", "coarseness")
 
 
-def _parse_rows(text: str, filename: str | None, fast: bool) -> ParseResult:
+def _parse_rows(text: str, *, filename: str | None) -> ParseResult:
+    """The reference reader; with fast readers off (tests) it also reads every field with int()."""
     result = ParseResult(format=NAME)
-    rows = _split(text, result, fast)
+    rows = _split(text, result, fast_readers_on())
     if not rows:
         raise ParseError("no fio histogram log lines (time, direction, block size, bin counts...)",
                          result.issues[0].line if result.issues else None)
@@ -250,9 +252,6 @@ def _parse_rows(text: str, filename: str | None, fast: bool) -> ParseResult:
 
 # --------------------------------------------------------------------------- all lines at once
 
-
-class _NeedsRowPath(Exception):
-    """The lines are not all exactly what fio writes: the row path reads the file."""
 
 
 # Each byte of the body is judged with its neighbours by a 7-bit code: the class of the byte
@@ -330,22 +329,22 @@ def _read_pieces(text: str, cut: int) -> list[_Block]:
         try:
             piece = text[start:stop].encode("ascii")
         except UnicodeEncodeError:
-            raise _NeedsRowPath from None
+            raise NeedsRowPath from None
         if counting is None or len(counting) < len(piece):
             counting = _counting(len(piece))
         block = _read_block(piece, blocks[-1].line_end if blocks else 0, counting)
         if blocks and block.nbins != blocks[0].nbins:
-            raise _NeedsRowPath
+            raise NeedsRowPath
         blocks.append(block)
         start = stop
     return blocks
 
 
-def _parse_block(text: str, filename: str | None) -> ParseResult:
+def _parse_block(text: str, *, filename: str | None) -> ParseResult:
     cut = text.rfind("\n") + 1
     blocks = _read_pieces(text, cut)
     if not blocks:
-        raise _NeedsRowPath
+        raise NeedsRowPath
     nbins, lines = blocks[0].nbins, blocks[-1].line_end
     result = ParseResult(format=NAME)
     tail = _split(text[cut:], result, True, first_line=lines + 1)   # a line cut short
@@ -353,7 +352,7 @@ def _parse_block(text: str, filename: str | None) -> ParseResult:
     _count_layouts(tail, counts)
     layout = _choose_layout(counts, result)
     if layout.nbins != nbins:
-        raise _NeedsRowPath
+        raise NeedsRowPath
     # One take per column over all the pieces: each column is made once, where it will stay.
     columns = _Block.joined(blocks).columns(layout)
     if tail:
@@ -363,7 +362,7 @@ def _parse_block(text: str, filename: str | None) -> ParseResult:
             columns = {name: pa.concat_arrays([column, pa.array(more[name], types.get(name, pa.int64()))])
                        for name, column in columns.items()}
         except (pa.ArrowInvalid, OverflowError):
-            raise _NeedsRowPath from None   # a count beyond int64: leave it to Python ints
+            raise NeedsRowPath from None   # a count beyond int64: leave it to Python ints
     n = len(columns["line"])
     log_name, job = name_parts(filename)
     columns.update(log_name=pa.repeat(pa.scalar(log_name, pa.string()), n),
@@ -416,7 +415,7 @@ def _counting(n: int) -> pa.Array:
 def _read_block(body: bytes, lines_before: int = 0, counting: pa.Array | None = None) -> _Block:
     """The lines of ``body`` (complete lines, ASCII) at once, when all are plain fio lines:
     decimals without leading zeros joined by ", ", the same bin count (one fio knows) on each,
-    a direction of 0, 1 or 2 and a block size above 0. Else _NeedsRowPath.
+    a direction of 0, 1 or 2 and a block size above 0. Else NeedsRowPath.
 
     How, without one Python object per field: each byte is judged with its neighbours (two
     translates, a shift and two ors on 64-bit words, one more translate), which
@@ -435,7 +434,7 @@ def _read_block(body: bytes, lines_before: int = 0, counting: pa.Array | None = 
     time_width = body.find(b",")
     if (nbins not in BIN_COUNTS or body[0] not in b"123456789" or not 2 <= time_width <= 18
             or n >= 2**31):
-        raise _NeedsRowPath
+        raise NeedsRowPath
     # codes[j] judges byte j + 1: or-ed 8 bytes at a time, the last few (<8) in Python.
     # (The class of the byte before, in bits 5-6, is the neighbour class shifted in place: a
     # word shift moves no bits across bytes as the classes are below 4.)
@@ -446,7 +445,7 @@ def _read_block(body: bytes, lines_before: int = 0, counting: pa.Array | None = 
     marks = bytes(memoryview(codes.buffers()[1])[:8 * words]).translate(_MARKS)
     rest = bytes(near[j] << 5 | at[j + 1] | near[j + 2] for j in range(8 * words, n - 2)).translate(_MARKS)
     if b"\x02" in marks or b"\x02" in rest:
-        raise _NeedsRowPath
+        raise NeedsRowPath
     del near, at, codes
     # Byte j + 1 ends a field read: body[j + 2] is its separator. The text from one separator to
     # the next is the lone zeros between and the field.
@@ -456,14 +455,14 @@ def _read_block(body: bytes, lines_before: int = 0, counting: pa.Array | None = 
         tail = pa.array([8 * words + j for j, mark in enumerate(rest) if mark], pa.int32())
         offsets = pa.concat_arrays([offsets, tail])
     if len(offsets) < 2:
-        raise _NeedsRowPath   # nothing read after the first time: no block size either
+        raise NeedsRowPath   # nothing read after the first time: no block size either
     texts = pa.Array.from_buffers(pa.string(), len(offsets) - 1,
                                   [None, offsets.buffers()[1], pa.py_buffer(body)[2:]], offset=offsets.offset)
     digits = pc.ascii_ltrim(texts, ", 0\n")
     try:
         values = digits.cast(pa.int64())
     except pa.ArrowInvalid:
-        raise _NeedsRowPath from None   # beyond int64, or a time of 0 (the trim ate it)
+        raise NeedsRowPath from None   # beyond int64, or a time of 0 (the trim ate it)
     ends = offsets[1:]                      # body[end + 2] follows the field
     width = pc.binary_length(digits)
     data = _u8_array(body)
@@ -478,10 +477,10 @@ def _read_block(body: bytes, lines_before: int = 0, counting: pa.Array | None = 
     firsts = index.filter(line_start)
     lines = len(firsts) + 1
     if n - running[-1].as_py() - before_first != 3 * lines * fields:
-        raise _NeedsRowPath
+        raise NeedsRowPath
     expected = pc.multiply(pc.add(counting[:lines - 1], 1), fields)
     if not _all(pc.equal(firsts, expected)):
-        raise _NeedsRowPath
+        raise NeedsRowPath
     row = pc.divide(index, fields)
     column = pc.subtract(index, pc.multiply(row, fields))
     # The direction: the one digit after "time, " (a lone 0 is not among the fields read).
@@ -489,10 +488,10 @@ def _read_block(body: bytes, lines_before: int = 0, counting: pa.Array | None = 
     ddir = pc.subtract(data.take(at_ddir), pa.scalar(ord("0"), _U8))
     if not (_all(pc.less_equal(ddir, pa.scalar(2, _U8)))
             and _all(pc.equal(data.take(pc.add(at_ddir, 1)), pa.scalar(ord(","), _U8)))):
-        raise _NeedsRowPath
+        raise NeedsRowPath
     sizes = values.filter(pc.equal(column, 2))
     if len(sizes) != lines:
-        raise _NeedsRowPath   # a block size of 0
+        raise NeedsRowPath   # a block size of 0
     times = pa.concat_arrays([pa.array([int(body[:time_width])], pa.int64()), values.filter(line_start)])
     binned = pc.greater_equal(column, 3)
     return _Block(nbins, lines_before, lines, times, ddir, sizes,
@@ -503,17 +502,7 @@ def _read_block(body: bytes, lines_before: int = 0, counting: pa.Array | None = 
 # --------------------------------------------------------------------------- parse
 
 
-def parse(text: str, filename: str | None = None, *, fast: bool = True) -> ParseResult:
-    """Read the log; ``fast=False`` forces the line-by-line path with int() for every field
-    (the tests compare the two)."""
+def parse(text: str, *, filename: str | None = None) -> ParseResult:
+    """Read the log as one block where it can, else line by line (the same output)."""
     with no_gc():
-        return _parse(text, filename, fast)
-
-
-def _parse(text: str, filename: str | None, fast: bool = True) -> ParseResult:
-    if fast:
-        try:
-            return _parse_block(text, filename)
-        except _NeedsRowPath:
-            pass
-    return _parse_rows(text, filename, fast)
+        return fastest_reading(text, (_parse_block,), _parse_rows, filename=filename)

@@ -19,7 +19,7 @@ Variants handled
 * ``${VAR}`` substitution and the keywords ``$ncpus``, ``$mb_memory``, ``$pagesize`` (and
   arithmetic on them such as ``$ncpus*2``, or on values that start with ``(``, like
   ``(4*8)+1``). The parser is pure: it never reads the real environment. ``parse(text)``
-  leaves every variable unexpanded (listed in ``unresolved``); ``parse(text, env={...},
+  leaves every variable unexpanded (listed in ``unresolved``); ``read_jobfile(text, env={...},
   facts={"ncpus": 8, ...})`` substitutes the known ones and evaluates the arithmetic
   (+ - * / % ^) when nothing is left unresolved. The result is a plain number: fio's own
   unit rules for the option (a bare size is bytes) are not applied to it.
@@ -28,7 +28,7 @@ Variants handled
 
 Example
 -------
->>> r = parse('''[global]
+>>> r = read_jobfile('''[global]
 ... rw=randread ; random reads
 ... bs=${BS}
 ... iodepth=32
@@ -200,7 +200,12 @@ def _expand(raw: str | None, env: dict[str, str], facts: dict[str, Any]) -> tupl
 # --------------------------------------------------------------------------- parse
 
 
-def parse(text: str, env: dict[str, str] | None = None, facts: dict[str, Any] | None = None) -> ParseResult:
+def parse(text: str, *, filename: str | None = None) -> ParseResult:
+    """Read a job file as ingest does: no variable is known, so none is expanded."""
+    return read_jobfile(text)
+
+
+def read_jobfile(text: str, env: dict[str, str] | None = None, facts: dict[str, Any] | None = None) -> ParseResult:
     """Read a job file. ``env`` / ``facts`` (ncpus, mb_memory, pagesize) are the only known values."""
     env = dict(env or {})
     facts = dict(facts or {})

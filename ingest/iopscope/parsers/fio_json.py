@@ -174,7 +174,7 @@ def _report_junk(text: str, start: int, end: int, result: ParseResult) -> None:
 # --------------------------------------------------------------------------- parse
 
 
-def parse(text: str) -> ParseResult:
+def parse(text: str, *, filename: str | None = None) -> ParseResult:
     result = ParseResult(format=NAME)
     docs = _documents(text, result)
     fio_docs = [(line, d) for line, d in docs if _is_fio_doc(d)]

@@ -70,12 +70,13 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.csv as pa_csv
 
-from iopscope.parsers.base import Columns, ParseError, ParseResult, no_gc
+from iopscope.parsers.base import Columns, ParseError, ParseResult, fast_readers_on, no_gc
 from iopscope.units import EXACT_INT_LIMIT
 
 NAME = "fio_log"
 VERSION = "1.1.0"
 TOOL = "fio"
+HAS_FAST_PATH = True  # fuzzing holds parse() to read_by_reference() (base.py)
 
 KINDS = ("bw", "iops", "lat", "clat", "slat")
 LATENCY_KINDS = ("lat", "clat", "slat")
@@ -276,9 +277,9 @@ def _block_columns(block: _Block, fifth: str | None, constants: dict, divisor: f
 # --------------------------------------------------------------------------- step 3: values
 
 
-def parse(text: str, filename: str | None = None) -> ParseResult:
+def parse(text: str, *, filename: str | None = None) -> ParseResult:
     with no_gc():
-        return _parse(text, filename)
+        return _parse(text, filename, fast=fast_readers_on())
 
 
 def _parse(text: str, filename: str | None, fast: bool = True) -> ParseResult:

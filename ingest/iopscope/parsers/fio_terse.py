@@ -49,7 +49,7 @@ column-wise with Arrow's CSV reader (a 20 MB sweep: 1.78 -> 0.21 s of parse CPU,
 columns that conform no longer converts: 0.87 -> 0.02 s), also when the last record is cut
 short (fio killed mid-line: it gets the row path's issue and status); anything else, or any
 value the column-wise path cannot read exactly as the row-by-row path does, goes line by line.
-``parse(text, fast=False)`` forces the row-by-row path (tests/python/test_fio_terse_fast.py
+``read_by_reference(fio_terse, text)`` forces the row-by-row path (tests/python/test_fio_terse_fast.py
 holds the two to the same result).
 
 Example
@@ -73,12 +73,13 @@ import pyarrow as pa
 import pyarrow.compute as pc
 from pyarrow import csv as pa_csv
 
-from iopscope.parsers.base import Columns, ParseError, ParseResult
+from iopscope.parsers.base import Columns, NeedsRowPath, ParseError, ParseResult, fastest_reading
 from iopscope.units import to_float, to_int
 
 NAME = "fio_terse"
 VERSION = "1.0.0"
 TOOL = "fio"
+HAS_FAST_PATH = True  # fuzzing holds parse() to read_by_reference() (base.py)
 
 AGGREGATE_NAME = "All clients"
 _RECORD_V3 = re.compile(r"(?<![\d.])(\d+);(fio-[^;\s]*);")
@@ -236,14 +237,9 @@ _OPTION_COLUMNS = ("rw", "read_pct", "block_size", "block_size_bytes", "ioengine
                    "elapsed_s", "job_runtime_ms", "started_at", "hostname")
 
 
-def parse(text: str, *, fast: bool = True) -> ParseResult:
-    """Read the records; ``fast=False`` forces the row-by-row path (tests compare the two)."""
-    if fast:
-        try:
-            return _parse_columns(text)
-        except _NeedsRowPath:
-            pass
-    return _parse_rows(text)
+def parse(text: str, *, filename: str | None = None) -> ParseResult:
+    """Read the records column by column where it can, else row by row (the same output)."""
+    return fastest_reading(text, (_parse_columns,), _parse_rows)
 
 
 def _parse_rows(text: str) -> ParseResult:
@@ -367,7 +363,7 @@ def _extra(number: int, rest: list[str], result: ParseResult) -> None:
 # ';' as the delimiter, Arrow float parsing, and the rows of fio_jobs / fio_percentiles laid
 # out record-major by one index array. Anything the row path would warn about, skip or read
 # in its own way (text lines, v2, another field count, a value float() reads and Arrow does
-# not, nan, a percentile list that changes between jobs ...) raises _NeedsRowPath, and parse()
+# not, nan, a percentile list that changes between jobs ...) raises NeedsRowPath, and parse()
 # reads the file row by row instead: the result is the same either way, only slower.
 
 _LINE_PREFIX = re.compile(r"([345]);(fio-[^;\s]*);")
@@ -379,16 +375,13 @@ _V5_FLOATS = {"iops_min": 42, "iops_max": 43, "iops_mean": 44, "iops_stdev": 45}
 _V5_INTS = {"bw_samples": 41, "iops_samples": 46}
 
 
-class _NeedsRowPath(Exception):
-    """The fast path met something only the row path reads the way parse() must."""
-
 
 def _parse_columns(text: str) -> ParseResult:
     if not text.isascii() or "\r" in text:
-        raise _NeedsRowPath("non-ASCII text or CR line ends")
+        raise NeedsRowPath("non-ASCII text or CR line ends")
     m = _LINE_PREFIX.match(text)
     if m is None:
-        raise _NeedsRowPath("the file does not start with a terse v3-v5 record")
+        raise NeedsRowPath("the file does not start with a terse v3-v5 record")
     prefix, version = m.group(0), int(m.group(1))
     first_end, cut = text.find("\n"), text.rfind("\n") + 1
     last = text[cut:]
@@ -409,12 +402,12 @@ def _cut_line(result: ParseResult, last: str, number: int, prefix: str, version:
         return                                     # a blank line: skipped
     if last.count(";") < 60:
         if _DISK_LINE.match(last) or _SIGNAL_LINE.search(last):
-            raise _NeedsRowPath("a disk or signal line at the end")
+            raise NeedsRowPath("a disk or signal line at the end")
         result.warn(number, f"skipped non-terse text: {last.strip()[:120]}")
         return
     fields = last.rstrip().split(";")
     if not last.startswith(prefix) or _layout(fields, version) is not None:
-        raise _NeedsRowPath("a last record the row path reads")
+        raise NeedsRowPath("a last record the row path reads")
     result.error(number, f"terse v{version} record cut short or fields out of line "
                          f"({len(fields)} fields): skipped")
     result.status = "incomplete"
@@ -425,7 +418,7 @@ def _parse_records(text: str, prefix: str, version: int) -> ParseResult:
     """Lines that are all whole records like the first (``prefix``: its version and fio)."""
     n = text.count("\n") + (not text.endswith("\n"))
     if text.count("\n" + prefix) != n - 1:  # every line a record of this version and fio
-        raise _NeedsRowPath("a line that is not a record like the first")
+        raise NeedsRowPath("a line that is not a record like the first")
     dirs = _DIRECTIONS[version]
     size = _dir_fields(version)
     cpu_at = 5 + size * len(dirs)
@@ -433,10 +426,10 @@ def _parse_records(text: str, prefix: str, version: int) -> ParseResult:
     first_end = text.find("\n")
     width = text.count(";", 0, first_end if first_end >= 0 else len(text)) + 1
     if width < disk_at or (width - disk_at) % DISK_FIELDS:
-        raise _NeedsRowPath("fields after the disk groups, or too few fields")
+        raise NeedsRowPath("fields after the disk groups, or too few fields")
     table = _read_fields(text, width, dirs, size, cpu_at, disk_at)
     if table.num_rows != n:
-        raise _NeedsRowPath("Arrow read another number of records")
+        raise NeedsRowPath("Arrow read another number of records")
     col = {name: (c.chunk(0) if c.num_chunks == 1 else c.combine_chunks())
            for name, c in zip(table.column_names, table.columns)}
 
@@ -504,13 +497,13 @@ def _read_fields(text: str, width: int, dirs: tuple, size: int, cpu_at: int, dis
                 column_types=types, include_columns=list(types), null_values=[],
                 strings_can_be_null=False, quoted_strings_can_be_null=False))
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError) as exc:
-        raise _NeedsRowPath(f"Arrow cannot read the records: {exc}") from None
+        raise NeedsRowPath(f"Arrow cannot read the records: {exc}") from None
 
 
 def _floats(values: pa.Array) -> pa.Array:
     """to_float of every value: nan/inf (null in to_float) are left to the row path."""
     if values.null_count or not pc.all(pc.is_finite(values)).as_py():
-        raise _NeedsRowPath("nan, inf or an empty number")
+        raise NeedsRowPath("nan, inf or an empty number")
     return values
 
 
@@ -518,7 +511,7 @@ def _ints(values: pa.Array) -> pa.Array:
     """to_int of every value: int(float(x)), i.e. truncated toward zero."""
     bounds = pc.min_max(_floats(values)).as_py()
     if len(values) and not (-_INT64_END <= bounds["min"] and bounds["max"] < _INT64_END):
-        raise _NeedsRowPath("an integer beyond int64")
+        raise NeedsRowPath("an integer beyond int64")
     return values.cast(pa.int64(), safe=False)
 
 
@@ -526,11 +519,11 @@ def _percent(values: pa.Array, required: bool = False) -> pa.Array:
     """_pct of every value ('3.700000%' -> 3.7); ``required``: the row path's layout check
     wants the '%' (without it the record is not read as this layout)."""
     if required and not pc.all(pc.ends_with(values, "%")).as_py():
-        raise _NeedsRowPath("a cpu percentage without '%'")
+        raise NeedsRowPath("a cpu percentage without '%'")
     try:
         return _floats(pc.utf8_rtrim(values, characters="%").cast(pa.float64()))
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
-        raise _NeedsRowPath("a percentage Arrow does not read") from None
+        raise NeedsRowPath("a percentage Arrow does not read") from None
 
 
 def _direction_columns(col: dict, at: int, version: int) -> dict[str, pa.Array]:
@@ -605,18 +598,18 @@ def _percentile_columns(col: dict, dirs: tuple, size: int, record: pa.Array, lay
             cut = first.find("%=")
             pct = to_float(first[:cut]) if cut >= 0 else None
             if pct is None or not pc.all(pc.starts_with(texts, first[:cut + 2])).as_py():
-                raise _NeedsRowPath("a percentile list that changes between records")
+                raise NeedsRowPath("a percentile list that changes between records")
             try:
                 usec = _floats(pc.utf8_slice_codeunits(texts, cut + 2).cast(pa.float64()))
             except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
-                raise _NeedsRowPath("a percentile value Arrow does not read") from None
+                raise NeedsRowPath("a percentile value Arrow does not read") from None
             if pct == 0.0:  # '0%=0' is an unused slot; '0%=5' would be a row
                 if not pc.all(pc.equal(usec, 0.0)).as_py():
-                    raise _NeedsRowPath("a used slot at percentile 0")
+                    raise NeedsRowPath("a used slot at percentile 0")
                 continue
             kept[d].append((pct, usec))
         if len({pct for pct, _ in kept[d]}) != len(kept[d]):
-            raise _NeedsRowPath("a percentile printed twice")
+            raise NeedsRowPath("a percentile printed twice")
     width = max(len(k) for k in kept)
     if not width:
         return None
@@ -671,7 +664,7 @@ def _disk_rows(col: dict, doc_starts: list[int], disks: int, disk_at: int) -> li
     for doc_index, at in enumerate(doc_starts):
         groups, rest = _disk_groups([f[at].as_py() for f in fields])
         if rest:
-            raise _NeedsRowPath("disk groups the row path does not read as such")
+            raise NeedsRowPath("disk groups the row path does not read as such")
         seen: dict[int, list[tuple]] = {}
         for group in groups:
             _note_disk(seen, doc_index, group)

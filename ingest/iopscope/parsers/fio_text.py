@@ -642,7 +642,7 @@ def _scaled(text: str | None, factor: float) -> float | None:
     return None if value is None else value * factor
 
 
-def parse(text: str) -> ParseResult:
+def parse(text: str, *, filename: str | None = None) -> ParseResult:
     result = ParseResult(format=NAME)
     reader = _Reader(result)
     feed = reader.feed

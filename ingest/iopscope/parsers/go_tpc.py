@@ -160,7 +160,7 @@ def _interval_row(st: _State, op: str, values: dict[str, float | None], line: in
         row["elapsed_s"] = round(start + length, 3)
 
 
-def parse(text: str) -> ParseResult:
+def parse(text: str, *, filename: str | None = None) -> ParseResult:
     result = ParseResult(format=NAME)
     st = _State()
     lines = text.splitlines()

@@ -53,7 +53,6 @@ from iopscope.parsers._sysstat_common import (
     ReportClock,
     cpu_row,
     CPU_BASE_KEYS,
-    busy_column,
     fill_idle_devices,
     UNIT_FACTOR,
     UNIT_PREFERENCE,
@@ -64,15 +63,16 @@ from iopscope.parsers._sysstat_common import (
     one_key_set,
     out_of_range,
     repeat_each,
-    to_number,
     to_whole,
     unit_of,
 )
-from iopscope.parsers.base import Columns, ParseError, ParseResult, no_gc
+from iopscope.parsers._sysstat_values import busy_column, json_number
+from iopscope.parsers.base import Columns, ParseError, ParseResult, fast_readers_on, no_gc
 
 NAME = "iostat_json"
 VERSION = "1.1.0"
 TOOL = "iostat"
+HAS_FAST_PATH = True  # fuzzing holds parse() to read_by_reference() (base.py)
 
 DEVICE_TABLE = "iostat_device_samples"
 CPU_TABLE = "cpu_samples"
@@ -197,12 +197,12 @@ def _salvage(text: str, start: int, end: int, result: ParseResult, exc: json.JSO
 # --------------------------------------------------------------------------- parse
 
 
-def parse(text: str, *, fast: bool = True) -> ParseResult:
-    """Read the documents; ``fast=False`` forces the row-by-row path (tests compare the two)."""
+def parse(text: str, *, filename: str | None = None) -> ParseResult:
+    """Read the documents; tests compare it with the row-by-row reading (``read_by_reference``)."""
     # The decoded document is millions of acyclic objects: without no_gc() the collector
     # rescans them again and again while the tables are built.
     with no_gc():
-        return _parse(text, fast)
+        return _parse(text, fast_readers_on())
 
 
 def _parse(text: str, fast: bool) -> ParseResult:
@@ -291,7 +291,7 @@ def _parse_host(host: dict, line: int, skipped: bool, clock: ReportClock, cache:
         sample = clock.open(time_text, ts, skipped)
         cpu = entry.get("avg-cpu")
         if isinstance(cpu, dict):
-            values = {col: to_number(cpu.get(key)) for key, col in JSON_CPU_KEYS.items() if key in cpu}
+            values = {col: json_number(cpu.get(key)) for key, col in JSON_CPU_KEYS.items() if key in cpu}
             for note in out_of_range(values):
                 result.warn(line, note)
             cpu_rows.append(cpu_row(sample, values, hostname, cpus))
@@ -450,7 +450,7 @@ def _disk_row(disk: dict, sample: dict, cache: dict, warned: set, line: int, res
     row["layout"] = layout
     row["unit_source"] = unit
     for key, column, factor, is_int in plan:
-        value = to_number(disk.get(key))
+        value = json_number(disk.get(key))
         if value is not None:
             value *= factor
             if is_int:

@@ -70,6 +70,7 @@ from __future__ import annotations
 
 import math
 import re
+from functools import partial
 from itertools import chain
 from operator import itemgetter, methodcaller
 
@@ -82,8 +83,6 @@ from iopscope.parsers._sysstat_common import (
     DateReader,
     DeviceColumns,
     ReportClock,
-    busy_array,
-    busy_column,
     busy_pct,
     fill_idle_devices,
     human_value,
@@ -99,11 +98,13 @@ from iopscope.parsers._sysstat_common import (
     to_whole,
     whitespace_fields,
 )
-from iopscope.parsers.base import Columns, ParseError, ParseResult, no_gc
+from iopscope.parsers._sysstat_values import busy_array, busy_column
+from iopscope.parsers.base import Columns, NeedsRowPath, ParseError, ParseResult, fastest_reading, no_gc
 
 NAME = "iostat_text"
 VERSION = "1.1.0"
 TOOL = "iostat"
+HAS_FAST_PATH = True  # fuzzing holds parse() to read_by_reference() (base.py)
 
 DEVICE_TABLE = "iostat_device_samples"
 CPU_TABLE = "cpu_samples"
@@ -173,16 +174,11 @@ def _device_header_tokens(line: str) -> tuple[list[str], bool] | None:
 PERIODIC, COLUMNS, ROWS = "periodic", "columns", "rows"
 
 
-def parse(text: str, *, fast: bool = True) -> ParseResult:
-    """Read the reports; ``fast=False`` forces the row-by-row path (tests compare the two)."""
+def parse(text: str, *, filename: str | None = None) -> ParseResult:
+    """Read the reports the fastest way that reads this file (each way gives the same result)."""
     with no_gc():  # the rows hold no cycles: see no_gc()
-        if fast:
-            for path in (PERIODIC, COLUMNS):
-                try:
-                    return _parse(text, path)
-                except _NeedsRowPath:
-                    pass  # a line this path does not take: try the next, slower one
-        return _parse(text, ROWS)
+        return fastest_reading(text, (partial(_parse, path=PERIODIC), partial(_parse, path=COLUMNS)),
+                               partial(_parse, path=ROWS))
 
 
 def _last_line_whole(lines: list[str]) -> bool:
@@ -231,11 +227,6 @@ def _values(rows, name: str) -> list:
         return column.to_pylist() if hasattr(column, "to_pylist") else list(column)
     return [row[name] for row in rows]
 
-
-class _NeedsRowPath(Exception):
-    """A fast path met something only a slower path reads (a report unlike the others, --human
-    values, a device name on its own line, a split report): parse() starts again on the next
-    path, so the output is the same whichever path read the file."""
 
 
 def _parse(text: str, path: str) -> ParseResult:
@@ -319,7 +310,7 @@ def _read_periodic(lines: list[str], result: ParseResult, dates: DateReader) -> 
     as far as it goes: its lines are the template's first ones, checked and read with the
     others, and it gets the line path's warning. Anything else (a second banner, a device that
     comes and goes under -z, a cut line kept with too few values, --human values, groups) raises
-    _NeedsRowPath before the result is touched, and parse() reads the file line by line instead.
+    NeedsRowPath before the result is touched, and parse() reads the file line by line instead.
     """
     start, banner, blanks = _prelude(lines)
     shape = _template(lines, start)
@@ -345,16 +336,16 @@ def _read_periodic(lines: list[str], result: ParseResult, dates: DateReader) -> 
 
     for k, kind in enumerate(shape.kinds):
         if kind == "header" and at(k).count(lines[start + k]) != len(at(k)):
-            raise _NeedsRowPath
+            raise NeedsRowPath
         if kind == "blank" and at(k).count("") != len(at(k)):
-            raise _NeedsRowPath
+            raise NeedsRowPath
     # The cut report is opened (counted, stamped) by its first header; a stamp alone opens
     # nothing, as on the line path, but must still be a stamp the line path would not warn about.
     opened = n + (cut > shape.stamped)
     if cut == 1 and shape.stamped:
         stamp = lines[end - 1].strip()
         if len(stamp) > 64 or stamp.startswith("Linux") or dates.parse_timestamp(stamp) is None:
-            raise _NeedsRowPath
+            raise NeedsRowPath
 
     facts: dict = {}
     if banner is not None:
@@ -376,7 +367,7 @@ def _read_periodic(lines: list[str], result: ParseResult, dates: DateReader) -> 
             if name is not None:
                 columns[name] = column  # a name printed twice: the last one, as on the line path
         if not all(map(plain_percentages, columns.values())):
-            raise _NeedsRowPath  # nulls and warnings: the row-by-row path's job
+            raise NeedsRowPath  # nulls and warnings: the row-by-row path's job
         columns["busy_pct"] = busy_array(columns.get("idle_pct"), columns.get("iowait_pct"),
                                          columns.get("steal_pct"), rows_cpu)
         for key in ("sample_index", "sampled_at", "time_text", "elapsed_s", "is_since_boot"):
@@ -396,15 +387,15 @@ def _read_periodic(lines: list[str], result: ParseResult, dates: DateReader) -> 
         tail = max(0, min(m, cut - first_row))
         rows += lines[start + n * period + first_row:][:tail]
         if any(map(_starts_with_space, rows)):
-            raise _NeedsRowPath  # -g groups (leading space): the line path sets is_group
+            raise NeedsRowPath  # -g groups (leading space): the line path sets is_group
         fields = whitespace_fields(rows, len(dc.names) + 1)
         if fields is None:
-            raise _NeedsRowPath
+            raise NeedsRowPath
         columns = {}
         # Every printed column must be a number, the ones not kept too (as on the line path).
         for name, column in zip(dc.names, map(arrow_floats, fields[1:])):
             if column is None:
-                raise _NeedsRowPath
+                raise NeedsRowPath
             if name is not None:
                 columns[name] = column
         for name, factor in dc.scaled:
@@ -439,7 +430,7 @@ def _read_periodic(lines: list[str], result: ParseResult, dates: DateReader) -> 
 def _short_last_line(lines: list[str], shape: _Shape, cut: int, result: ParseResult,
                      report: int) -> str | None:
     """The line path's warning for the last line of a cut report when it is a cut line kept
-    with too few values (its last value looked whole), else None; _NeedsRowPath for a last line
+    with too few values (its last value looked whole), else None; NeedsRowPath for a last line
     the line path might read otherwise."""
     if not cut or result.status != "incomplete":
         return None
@@ -458,7 +449,7 @@ def _short_last_line(lines: list[str], shape: _Shape, cut: int, result: ParseRes
     if (len(parts) < (1 if kind == "values" else 2) or len(parts) > expected or not _WHOLE_VALUE.search(stripped)
             or stripped.startswith(("avg-cpu", "Linux", "Device")) or "Device" in stripped
             or looks_like_timestamp(stripped) or _DATE_LIKE.search(stripped)):
-        raise _NeedsRowPath
+        raise NeedsRowPath
     if kind == "values":
         return f"skipped line not understood: {stripped[:120]}"
     header_line = report + shape.devices[1]        # 1-based number of the report's Device header
@@ -473,18 +464,18 @@ def _arrow_float_columns(lines: list[str], width: int) -> list[pa.Array]:
     fields = whitespace_fields(lines, width)
     columns = [] if fields is None else list(map(arrow_floats, fields))
     if fields is None or None in columns:
-        raise _NeedsRowPath
+        raise NeedsRowPath
     return columns
 
 
 def _whole(column: pa.Array) -> pa.Array:
     """A cumulative amount as int() makes it (toward zero); anything else is the line path's."""
     if not pc.all(pc.is_finite(column)).as_py():
-        raise _NeedsRowPath
+        raise NeedsRowPath
     try:
         return pc.trunc(column).cast(pa.int64())
     except pa.ArrowInvalid:
-        raise _NeedsRowPath from None
+        raise NeedsRowPath from None
 
 
 def _prelude(lines: list[str]) -> tuple[int, dict | None, int]:
@@ -494,12 +485,12 @@ def _prelude(lines: list[str]) -> tuple[int, dict | None, int]:
     if lines and lines[0].startswith("Linux"):
         banner = parse_banner(lines[0].strip())
         if banner is None:
-            raise _NeedsRowPath
+            raise NeedsRowPath
         i = 1
     while i < len(lines) and not lines[i]:
         i += 1
     if i == len(lines):
-        raise _NeedsRowPath
+        raise NeedsRowPath
     return i, banner, i - 1
 
 
@@ -520,7 +511,7 @@ def _template(lines: list[str], start: int) -> _Shape:
     """The shape of the report at ``start``; its length is where its first header comes again."""
     first = start if _header(lines[start]) else start + 1
     if first >= len(lines) or _header(lines[first]) is None:
-        raise _NeedsRowPath
+        raise NeedsRowPath
     try:
         period = lines.index(lines[first], first + 1) - first
     except ValueError:
@@ -538,13 +529,13 @@ def _template(lines: list[str], start: int) -> _Shape:
             continue
         header = _header(line)
         if header is None or shape.devices is not None or (header[0] == "cpu" and shape.cpu is not None):
-            raise _NeedsRowPath  # not a report of one avg-cpu block then one device block
+            raise NeedsRowPath  # not a report of one avg-cpu block then one device block
         if kinds and kinds[-1] != "blank" and kinds[-1] != "stamp":
-            raise _NeedsRowPath
+            raise NeedsRowPath
         kinds.append("header")
         if header[0] == "cpu":
             if k + 1 >= period or not lines[start + k + 1]:
-                raise _NeedsRowPath
+                raise NeedsRowPath
             shape.cpu = (header[1], k + 1)
             kinds.append("values")
             k += 2
@@ -553,12 +544,12 @@ def _template(lines: list[str], start: int) -> _Shape:
         while k + 1 + rows < period and lines[start + k + 1 + rows]:
             rows += 1
         if not rows:
-            raise _NeedsRowPath  # a -z report without devices: other reports will differ
+            raise NeedsRowPath  # a -z report without devices: other reports will differ
         shape.devices = (header[1], k + 1, rows)
         kinds.extend(["row"] * rows)
         k += 1 + rows
     if kinds[-1] != "blank":
-        raise _NeedsRowPath  # reports not separated by an empty line
+        raise NeedsRowPath  # reports not separated by an empty line
     return shape
 
 
@@ -594,19 +585,19 @@ def _report_columns(stamps: list[str] | None, n: int, dates: DateReader, since_b
     if stamps is not None:
         time_text = [s.strip() for s in stamps]
         if any(len(s) > 64 or s.startswith("Linux") for s in time_text):
-            raise _NeedsRowPath
+            raise NeedsRowPath
         iso = iso_stamps(time_text, dates)
         if iso is not None:
             sampled_at, elapsed = iso
         else:
             sampled_at = list(map(dates.parse_timestamp, time_text))
             if None in sampled_at:
-                raise _NeedsRowPath  # a stamp not understood: the line path warns
+                raise NeedsRowPath  # a stamp not understood: the line path warns
             first = sampled_at[0]
             try:
                 elapsed = [(ts - first).total_seconds() for ts in sampled_at]
             except TypeError:
-                raise _NeedsRowPath from None  # aware and naive stamps in one file
+                raise NeedsRowPath from None  # aware and naive stamps in one file
     return {"sample_index": list(range(n)), "segment_index": [0] * n, "sampled_at": sampled_at,
             "time_text": time_text, "elapsed_s": elapsed,
             "is_since_boot": [since_boot] + [False] * (n - 1)}
@@ -618,7 +609,7 @@ class _Reader:
     def __init__(self, result: ParseResult, dates: DateReader, fast: bool = False) -> None:
         self.result = result
         # fast: plain rows go into column-wise blocks (_DeviceBlock, _CpuBlock) instead of one
-        # dict each; anything else raises _NeedsRowPath.
+        # dict each; anything else raises NeedsRowPath.
         self.fast = fast
         self.dates = dates
         self.clock = ReportClock()
@@ -725,7 +716,7 @@ class _Reader:
                 # Not a plain row: human-readable values, a name on its own line, or another block.
                 got = self._slow_device_row(parts, line, dc, dev_first, pending_name, indented)
                 if fast and got is not None:
-                    raise _NeedsRowPath
+                    raise NeedsRowPath
                 if got == "pending":
                     pending_name = parts[0]
                     continue
@@ -750,10 +741,10 @@ class _Reader:
                     try:
                         values = list(map(float, parts))
                     except ValueError:
-                        raise _NeedsRowPath from None  # --human "11.9%", or not the values line
+                        raise NeedsRowPath from None  # --human "11.9%", or not the values line
                     if (cpu_drop and not any(cpu_names) or not math.isfinite(sum(values))
                             or min(values) < -0.05 or max(values) > 100.05):
-                        raise _NeedsRowPath  # warnings and nulls: the row-by-row path's job
+                        raise NeedsRowPath  # warnings and nulls: the row-by-row path's job
                     cpu_block.values.extend(values)
                     cpu_block.bases.append(cpu_base)
                     self.sample_cpu = True
@@ -831,7 +822,7 @@ class _Reader:
                     reports.append((self.sample, sum(len(b.names) for b in dev_blocks) if fast else len(dev_rows)))
                 elif self.sample_cols:
                     if fast:
-                        raise _NeedsRowPath  # rows of a split --human report are merged as dicts
+                        raise NeedsRowPath  # rows of a split --human report are merged as dicts
                     merge = True
                     # Split --human report: the layout is that of all its headers together.
                     self.sample_tokens = self.sample_tokens + tokens
@@ -892,7 +883,7 @@ class _Reader:
         last_open = result.status == "incomplete"
         if omitted_devices(names_in_order, reports, last_open):
             if fast:
-                raise _NeedsRowPath  # rows are filled in as dicts
+                raise NeedsRowPath  # rows are filled in as dicts
             dev_rows = fill_idle_devices(dev_rows, reports, last_open)
         if fast:
             dev_rows = join_parts([b.columns() for b in dev_blocks])

@@ -54,12 +54,14 @@ from typing import Any
 from iopscope.parsers._cpu_common import (
     PCT_COLUMNS, SYSSTAT_JSON_KEYS, Timeline, finish_row, parse_date, parse_timestamp,
 )
-from iopscope.parsers._sysstat_common import busy_column, join_parts, one_key_set, repeat_each
-from iopscope.parsers.base import Columns, ParseError, ParseResult, no_gc
+from iopscope.parsers._sysstat_common import join_parts, one_key_set, repeat_each
+from iopscope.parsers._sysstat_values import busy_column
+from iopscope.parsers.base import Columns, ParseError, ParseResult, fast_readers_on, no_gc
 
 NAME = "mpstat_json"
 VERSION = "1.0.0"
 TOOL = "mpstat"
+HAS_FAST_PATH = True  # fuzzing holds parse() to read_by_reference() (base.py)
 
 TOLERANCE = 0.5  # percentages printed with 2 decimals: 10 roundings stay well inside this
 # total = v1 + v2 + ... left to right, as finish_row adds them (0.0 + v1 is v1 for the checks)
@@ -145,12 +147,12 @@ def _salvage(text: str) -> list[dict]:
 # --------------------------------------------------------------------------- parse
 
 
-def parse(text: str, *, fast: bool = True) -> ParseResult:
-    """Read the document; ``fast=False`` forces the row-by-row path (tests compare the two)."""
+def parse(text: str, *, filename: str | None = None) -> ParseResult:
+    """Read the document; tests compare it with the row-by-row reading (``read_by_reference``)."""
     # The decoded document is millions of acyclic objects: without no_gc() the collector
     # rescans them again and again while the table is built.
     with no_gc():
-        return _parse(text, fast)
+        return _parse(text, fast_readers_on())
 
 
 def _parse(text: str, fast: bool) -> ParseResult:

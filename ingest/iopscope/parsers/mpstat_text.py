@@ -54,6 +54,7 @@ from iopscope.parsers.base import ParseResult
 NAME = "mpstat_text"
 VERSION = "1.0.0"
 TOOL = "mpstat"
+HAS_FAST_PATH = True  # fuzzing holds parse() to read_by_reference() (base.py)
 
 
 def detect(head: str, filename: str) -> float:
@@ -65,8 +66,8 @@ def detect(head: str, filename: str) -> float:
     return 0.0
 
 
-def parse(text: str, *, fast: bool = True) -> ParseResult:
-    """Read the samples; ``fast=False`` forces the line-by-line reader (tests compare the two)."""
+def parse(text: str, *, filename: str | None = None) -> ParseResult:
+    """Read the samples (the reading is shared with sar_cpu: ``_cpu_common``)."""
     result = ParseResult(format=NAME)
-    parse_sysstat_text(text, result, source_block="mpstat", since_boot_possible=True, fast=fast)
+    parse_sysstat_text(text, result, source_block="mpstat", since_boot_possible=True)
     return result

@@ -182,7 +182,7 @@ def printed_resolution(text: str) -> float | None:
     return float(Decimal(1).scaleb(number.as_tuple().exponent))
 
 
-def parse(text: str) -> ParseResult:
+def parse(text: str, *, filename: str | None = None) -> ParseResult:
     result = ParseResult(format=NAME)
     header = _header(text)
     table_name, _ = _match(header) if header else (None, 0.0)

@@ -474,7 +474,7 @@ class _State:
             entry[1] += 1
 
 
-def parse(text: str) -> ParseResult:
+def parse(text: str, *, filename: str | None = None) -> ParseResult:
     result = ParseResult(format=NAME)
     st = _State()
     # A last line without its newline may have been cut anywhere, unless it shows it was not.
