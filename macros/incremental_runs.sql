@@ -4,30 +4,56 @@
     (int_run_fingerprints) when the row was built. On an incremental build:
       1. pre-hook  delete_stale_runs(): delete the rows whose (run_id, run_fingerprint) is no
                    longer current: runs that vanished from the lake or whose files changed;
-      2. model     where runs_to_build('x.run_id'): select only the runs with no row carrying
-                   their current fingerprint (new runs, changed runs, runs with zero rows here);
+      2. model     where runs_to_build('x.run_id'): select only new and changed runs, as a list of
+                   constants when there are few (DuckDB then skips the Parquet row groups and
+                   files whose run_id statistics exclude them, instead of reading every row of
+                   the lake to join it with a list), else as a subquery;
       3. strategy  var('run_incremental_strategy', 'delete+insert') with unique_key run_id
                    (on Spark: append, always with --full-refresh), so a retried build never doubles rows.
-    A model whose pre-hook ran but whose insert failed leaves its runs without current rows,
-    so the next build selects them again: the model converges, never keeps stale rows.
+    A build that fails changes nothing (pipeline.staged_warehouse: the copy is renamed over the
+    warehouse only when every model passed), so the next build sees the same previous
+    fingerprints and selects the same runs again: the models converge, never keep stale rows.
     Full builds (no table yet, or --full-refresh) skip both and select every run.
 
     The model must name its dependency for dbt's graph, since the ref here is rendered late:
         -- depends_on: {{ ref('int_run_fingerprints') }}
 -#}
 {% macro runs_to_build(run_id_column) -%}
-    {%- if is_incremental() -%}
-    {{ run_id_column }} in (
-        select current_runs.run_id
-        from {{ ref('int_run_fingerprints') }} as current_runs
-        where not exists (
-            select 1 from {{ this }} as built
-            where built.run_id = current_runs.run_id and built.run_fingerprint = current_runs.run_fingerprint
-        )
-    )
-    {%- else -%}
+    {%- if not is_incremental() or not execute -%}
     (1 = 1)
+    {%- elif model.resource_type == 'unit_test' -%}
+    {#- a unit test's inputs are CTEs of its own query, which run_query cannot see -#}
+    {{ run_id_column }} in ({{ runs_to_build_query() }})
+    {%- else -%}
+        {%- set runs = run_query(runs_to_build_query()).columns[0].values() -%}
+        {%- if runs | length == 0 -%}
+    (1 = 0)
+        {%- elif runs | length <= var('runs_to_build_max_listed', 2000) -%}
+    {{ run_id_column }} in (
+            {%- for run in runs -%}
+        '{{ run | replace("'", "''") }}'{{ ", " if not loop.last }}
+            {%- endfor -%}
+    )
+        {%- else -%}
+    {{ run_id_column }} in ({{ runs_to_build_query() }})
+        {%- endif -%}
     {%- endif -%}
+{%- endmacro %}
+
+
+{#- The runs an incremental build of this model selects: new and changed runs (flagged by
+    int_run_fingerprints, which compares itself with the previous build's copy), and runs whose
+    rows here carry another fingerprint (a model left behind by a partial `dbt run -s`). A run
+    with no row here is not selected again and again: a 10,000-run lake has thousands of runs
+    without histogram bins. -#}
+{% macro runs_to_build_query() -%}
+    select run_id from {{ ref('int_run_fingerprints') }} where is_new_or_changed
+    union
+    select distinct built.run_id from {{ this }} as built
+    where not exists (
+        select 1 from {{ ref('int_run_fingerprints') }} as current_runs
+        where current_runs.run_id = built.run_id and current_runs.run_fingerprint = built.run_fingerprint
+    )
 {%- endmacro %}
 
 

@@ -109,6 +109,16 @@ def cmd_ingest(args) -> int:
     return 1 if report.failed else 0
 
 
+def cmd_compact(args) -> int:
+    from iopscope import pipeline
+
+    report = pipeline.compact(_paths(args), wait_s=args.wait)
+    pipeline.console.print(f"compact: {report.runs_packed} runs into {report.packs_written} packs "
+                           f"({', '.join(report.collections) or 'no collection had loose runs'}), "
+                           f"{report.files_removed} files removed, {report.runs_evicted} stale runs dropped")
+    return 0
+
+
 def cmd_build(args) -> int:
     from iopscope import pipeline
 
@@ -189,6 +199,10 @@ def main(argv: list[str] | None = None) -> int:
                    help="spark: parse on Spark executors, one task per run (IOPSCOPE_SPARK_MASTER, default "
                         "local[2]); the same lake (docs/scale-out.md)")
     p.set_defaults(func=cmd_ingest)
+
+    p = with_wait(with_locations(sub.add_parser(
+        "compact", help="merge the lake's per-run Parquet parts into a few packs per table and collection")))
+    p.set_defaults(func=cmd_compact)
 
     p = with_wait(with_locations(sub.add_parser("build", help="ingest, dbt build and site build, in order")))
     p.add_argument("--skip", action="append", choices=("ingest", "dbt", "site"), help="skip a stage")

@@ -23,8 +23,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
-from iopscope import parsers, tables
-from iopscope.lake import Chunk, ConformError, Lake
+from iopscope import compaction, parsers, tables
+from iopscope.lake import Chunk, ConformError, Lake, collection_of
 from iopscope.locks import DEFAULT_WAIT_S
 from iopscope.manifest import MANIFEST_NAMES, Manifest, ManifestError, read_manifest
 from iopscope.parsers import fio_log
@@ -34,7 +34,6 @@ from iopscope.run_facts import manifest_rows
 # Bump when the ingest layer itself changes what it writes (forces a full re-ingest).
 INGEST_VERSION = "1"
 IGNORED_SUFFIXES = (".md", ".sha256", ".txt~", ".swp")
-ROOT_COLLECTION = "_root"
 
 
 @dataclass
@@ -74,6 +73,7 @@ class IngestReport:
     bytes_parsed: int = 0
     errors: list[FileError] = field(default_factory=list)
     warnings: list[FileError] = field(default_factory=list)
+    compaction: "compaction.CompactReport | None" = None
 
     @property
     def failed(self) -> bool:
@@ -220,8 +220,7 @@ def _kind_name(mode: int) -> str:
     return next((name for test, name in _NOT_REGULAR if test(mode)), "an entry of another kind")
 
 
-def _collection(rel_dir: str) -> str:
-    return ROOT_COLLECTION if rel_dir == "." else rel_dir.split("/", 1)[0]
+_collection = collection_of
 
 
 def _parser_fingerprint() -> str:
@@ -308,9 +307,8 @@ class Ingestor:
         with self.lake.locked(self.wait_s):
             self.lake.ensure_schemas()
             state = self.lake.load_state()
-            if self.lake.needs_sweep:   # parts a killed ingest never recorded, older temp files
-                self.lake.sweep({(table, _collection(entry["dir"]), key)
-                                 for key, entry in state["runs"].items() for table in entry["tables"]})
+            if self.lake.needs_sweep:   # parts a killed ingest never recorded, older temp files, stale packs
+                compaction.repair(self.lake, state)
             if self.force or state.get("fingerprint") != _parser_fingerprint():
                 previous = state.get("runs", {})
                 state = {"fingerprint": _parser_fingerprint(), "runs": previous}
@@ -339,6 +337,8 @@ class Ingestor:
                 if self._ingest_run(run, state, report):
                     self.lake.record_run(state, run.key)
             self.on_progress(len(runs), len(runs), "")
+            # runs that changed or vanished leave their packs; many loose runs are packed
+            report.compaction = compaction.finish(self.lake, state)
             return report
 
     def _parts(self, key: str, rel_dir: str, table_names: Iterable[str]) -> list[Path]:

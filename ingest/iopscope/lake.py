@@ -2,7 +2,9 @@
 
 Layout (one folder per table, partitioned by collection = first folder under the raw root)::
 
-    <lake>/<table>/collection=<collection>/run-<key>.parquet   one file per run and table
+    <lake>/<table>/collection=<collection>/run-<key>.parquet   one run's rows of the table
+    <lake>/<table>/collection=<collection>/pack-<id>.parquet   many runs' rows (packs.py,
+                                                               compaction.py)
     <lake>/<table>/collection=_schema/schema.parquet           zero rows: the table's columns
     <lake>/_state.json                                         what is in the lake, per run
     <lake>/_state.<generation>.jsonl                           changes since _state.json
@@ -35,7 +37,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
-from iopscope import locks, tables
+from iopscope import locks, packs, tables
 from iopscope.parsers.base import Columns
 from iopscope.units import EXACT_INT_LIMIT, to_bool, to_float, to_int
 
@@ -46,6 +48,13 @@ LOCK_FILE = ".lock"
 STAGING_DIR = ".staging"
 WRITING_MARK = "ingest-running"   # in STAGING_DIR while a writer works (left behind if it died)
 LEGACY_TEMP_PREFIX = ".tmp-"   # temp parts of iopscope <= 0.1 lived beside the parts
+ROOT_COLLECTION = "_root"      # the collection of runs right under the raw root
+PACK_LINE = "~pack"            # journal line moving runs into a pack (never a run key: keys are hex)
+
+
+def collection_of(rel_dir: str) -> str:
+    """The collection (partition) of a run folder: its first folder under the raw root."""
+    return ROOT_COLLECTION if rel_dir == "." else rel_dir.split("/", 1)[0]
 
 _ARROW = {
     "string": pa.string(),
@@ -321,10 +330,16 @@ class Lake:
         self._generation: int | None = None
         self._snapshot_bytes = self._journal_bytes = 0
         self.needs_sweep = False   # set by locked(): the last writer did not finish
+        # run key -> (collection, pack id) of every packed run when the state was loaded: a run
+        # that leaves its pack (changed, removed) leaves stale rows there (compaction.finish)
+        self.packs_at_load: dict[str, tuple[str, str]] = {}
 
     # -- layout
     def part_path(self, table: str, collection: str, run_key: str) -> Path:
         return self.root / table / f"{tables.PARTITION_COLUMN}={collection}" / f"run-{run_key}.parquet"
+
+    def pack_path(self, table: str, collection: str, pack_id: str) -> Path:
+        return self.root / table / f"{tables.PARTITION_COLUMN}={collection}" / packs.file_name(pack_id)
 
     def ensure_schemas(self) -> None:
         """Write (or refresh) the zero-row schema file of every table."""
@@ -394,7 +409,9 @@ class Lake:
                     key = None
                 if key is None:
                     break  # torn by a crash: this and anything after it never happened
-                if entry is None:
+                if key == PACK_LINE:
+                    _apply_pack(state, entry)
+                elif entry is None:
                     state["runs"].pop(key, None)
                 else:
                     state["runs"][key] = entry
@@ -402,15 +419,28 @@ class Lake:
             self._journal_bytes = good
             if good < len(data):
                 os.truncate(journal, good)
+        self.packs_at_load = {key: (collection_of(entry["dir"]), entry["pack"])
+                              for key, entry in state["runs"].items() if entry.get("pack")}
         return state
 
     def record_run(self, state: dict[str, Any], key: str) -> None:
         """Make ``state["runs"][key]`` (or its absence) durable: one line appended to the
         journal (no fsync: a crash of this process, not of the machine, is what is covered)."""
+        self._append(state, [key, state["runs"].get(key)])
+
+    def record_pack(self, state: dict[str, Any], pack_id: str, keys: list[str]) -> None:
+        """Place runs in a pack, durably and all at once: one journal line (a crash before it
+        leaves the runs where they were, and the pack file an orphan that repair removes)."""
+        move = {"pack": pack_id, "runs": keys}
+        _apply_pack(state, move)
+        self._append(state, [PACK_LINE, move])
+
+    def _append(self, state: dict[str, Any], pair: list) -> None:
+        """One journal line; the snapshot is rewritten instead when the journal outgrows it."""
         if self._generation is None:
             self.save_state(state)
             return
-        line = json.dumps([key, state["runs"].get(key)], separators=(",", ":")).encode() + b"\n"
+        line = json.dumps(pair, separators=(",", ":")).encode() + b"\n"
         with open(self._journal_path(), "ab") as fh:
             fh.write(line)
         self._journal_bytes += len(line)
@@ -483,24 +513,34 @@ class Lake:
         Only under :meth:`locked`. Lists the partitions (names only: no stat, no Path per
         entry), cheap next to the stat of every raw file that each ingest does anyway."""
         removed = []
+        for table, collection, names in self.partitions():
+            for name in names:
+                legacy_temp = name.startswith(LEGACY_TEMP_PREFIX)
+                orphan = (name.startswith("run-") and name.endswith(".parquet")
+                          and (table, collection, name[4:-8]) not in owned)
+                if legacy_temp or orphan:
+                    path = self.root / table / f"{tables.PARTITION_COLUMN}={collection}" / name
+                    path.unlink(missing_ok=True)
+                    removed.append(path)
+        return removed
+
+    def partitions(self) -> Iterator[tuple[str, str, list[str]]]:
+        """(table, collection, names of the files in it) of every partition folder on disk."""
         prefix = f"{tables.PARTITION_COLUMN}="
         for table in tables.ALL:
             table_dir = self.root / table
             if not table_dir.is_dir():
                 continue
             for partition in os.scandir(table_dir):
-                if not partition.is_dir() or not partition.name.startswith(prefix):
-                    continue
-                collection = partition.name[len(prefix):]
-                for part in os.scandir(partition.path):
-                    name = part.name
-                    legacy_temp = name.startswith(LEGACY_TEMP_PREFIX)
-                    orphan = (name.startswith("run-") and name.endswith(".parquet")
-                              and (table, collection, name[4:-8]) not in owned)
-                    if legacy_temp or orphan:
-                        Path(part.path).unlink(missing_ok=True)
-                        removed.append(Path(part.path))
-        return removed
+                if partition.is_dir() and partition.name.startswith(prefix):
+                    yield table, partition.name[len(prefix):], [e.name for e in os.scandir(partition.path)]
+
+
+def _apply_pack(state: dict[str, Any], move: dict[str, Any]) -> None:
+    for key in move["runs"]:
+        entry = state["runs"].get(key)
+        if entry is not None:
+            entry["pack"] = move["pack"]
 
 
 def _empty_folder(folder: Path, keep: str | None = None) -> None:

@@ -25,9 +25,9 @@ from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from iopscope import locks
+from iopscope import compaction, locks
 from iopscope.ingest import IngestReport, Ingestor
-from iopscope.lake import Lake
+from iopscope.lake import WRITING_MARK, Lake
 from iopscope.paths import Paths
 
 # File names, error reasons and quoted file text are printed verbatim: no emoji codes (":x:"), and
@@ -66,6 +66,27 @@ def ingest(paths: Paths, only: list[Path] | None = None, force: bool = False,
     return report
 
 
+def compact(paths: Paths, wait_s: float | None = locks.DEFAULT_WAIT_S) -> "compaction.CompactReport":
+    """``iopscope compact``: every collection's loose runs into packs, now (docs/performance.md)."""
+    lake = Lake(paths.lake)
+    with lake.locked(wait_s, "compact"):
+        state = lake.load_state()
+        report = compaction.repair(lake, state) if lake.needs_sweep else compaction.CompactReport()
+        return compaction.compact(lake, state, min_loose=1, report=report)
+
+
+def repair_lake_if_needed(paths: Paths, wait_s: float | None = locks.DEFAULT_WAIT_S) -> None:
+    """Before a warehouse build reads the lake: when the last writer died mid-way (its mark is
+    still in .staging/), repair first (compaction.repair), so that dbt never reads a run's rows
+    twice (a pack written beside the parts it replaces) or a pack's stale rows."""
+    lake = Lake(paths.lake)
+    if not (lake.staging / WRITING_MARK).exists():
+        return
+    with lake.locked(wait_s, "repair"):
+        if lake.needs_sweep:
+            compaction.repair(lake, lake.load_state())
+
+
 def outside_raw_root(paths: Paths, only: list[Path]) -> list[tuple[Path, str]]:
     """The paths of ``iopscope ingest PATH...`` that cannot name runs, each with why: missing,
     or not under the raw root (ingest would otherwise find no run and silently do nothing)."""
@@ -86,6 +107,10 @@ def print_ingest_report(report: IngestReport, elapsed_s: float) -> None:
         f"{report.runs_removed} removed), {report.files_parsed} files, "
         f"{report.bytes_parsed / 1e6:.1f} MB, {report.rows_written} rows in {elapsed_s:.1f} s"
     )
+    packed = report.compaction
+    if packed and (packed.packs_written or packed.runs_evicted):
+        console.print(f"compaction: {packed.runs_packed} runs into {packed.packs_written} packs, "
+                      f"{packed.runs_evicted} changed runs dropped from packs, {packed.files_removed} files removed")
     for w in report.warnings[:20]:
         console.print(f"  [yellow]warning[/] {escape(str(w))}", markup=True)
     if len(report.warnings) > 20:
@@ -122,6 +147,7 @@ _WRITING_COMMANDS = {"build", "run", "seed", "snapshot", "run-operation", "test"
 def dbt(paths: Paths, args: list[str], wait_s: float | None = locks.DEFAULT_WAIT_S) -> None:
     """Run dbt in the project with the repo's profiles.yml, on a copy of the warehouse that
     replaces it only when dbt succeeds (see :func:`staged_warehouse`)."""
+    repair_lake_if_needed(paths, wait_s)
     with warehouse_lock(paths, wait_s), Lake(paths.lake).reading(wait_s, "dbt " + " ".join(args[:1])):
         with staged_warehouse(paths.warehouse, copy=True) as work:
             _run_dbt(dataclasses.replace(paths, warehouse=work.path), args)
@@ -267,6 +293,7 @@ def build_warehouse(paths: Paths, full: bool = False, run_tests: bool = True,
     warehouse and the failed `<name>.new`.
     """
     warehouse = paths.warehouse
+    repair_lake_if_needed(paths, wait_s)
     with warehouse_lock(paths, wait_s), Lake(paths.lake).reading(wait_s):
         key = warehouse_build_key(paths)
         incremental = not full and warehouse.is_file() and _read_stamp(warehouse) == key

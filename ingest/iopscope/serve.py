@@ -3,13 +3,23 @@
 It serves files and nothing else: no directory listings (a folder without index.html is a
 404), a path that no file can have (a NUL byte, an undecodable or overlong name) is a plain
 400 instead of a traceback, and the listen backlog holds a burst of browsers and scripts
-(the standard library's 5 dropped connections of 200 simultaneous clients)."""
+(the standard library's 5 dropped connections of 200 simultaneous clients).
+
+It answers byte-range requests (RFC 9110 section 14), which the run page needs: it reads only its
+run's rows of the per-run Parquet files (``Range: bytes=first-last``, ``first-`` or ``-suffix``)
+and gets ``206 Partial Content`` with ``Content-Range``; a range that starts past the end gets
+``416`` with ``Content-Range: bytes */<size>``. One range per request: a request for several
+ranges, a malformed Range header, or an ``If-Range`` date that is not the file's
+``Last-Modified`` gets the whole file with ``200``, which the standard allows a server to do.
+Every file answer says ``Accept-Ranges: bytes``."""
 
 from __future__ import annotations
 
 import functools
 import http.server
 import mimetypes
+import os
+import re
 import socket
 import sys
 import urllib.parse
@@ -21,10 +31,62 @@ mimetypes.add_type("text/javascript", ".mjs")
 
 
 LISTEN_BACKLOG = 1024
+# One range: "bytes=first-last", "bytes=first-" or "bytes=-suffix_length" (spaces allowed around).
+_ONE_RANGE = re.compile(r"^\s*bytes\s*=\s*(\d*)\s*-\s*(\d*)\s*$")
 
 
 class _BadPath(ValueError):
     pass
+
+
+class _RangeReader:
+    """The part of an open file a 206 answer sends: ``read`` stops after ``length`` bytes."""
+
+    def __init__(self, file, start: int, length: int) -> None:
+        self._file = file
+        self._file.seek(start)
+        self._left = length
+
+    def read(self, size: int = -1) -> bytes:
+        if self._left <= 0:
+            return b""
+        data = self._file.read(self._left if size < 0 else min(size, self._left))
+        self._left -= len(data)
+        return data
+
+    def close(self) -> None:
+        self._file.close()
+
+
+def byte_range(header: str, size: int) -> tuple[int, int] | None | str:
+    """The first and last byte a Range header asks of a file of ``size`` bytes.
+
+    None: not one range this server answers (several ranges, another unit, malformed), so the
+    whole file is sent. "unsatisfiable": a range entirely past the end (or an empty suffix).
+
+    >>> byte_range("bytes=0-99", 1000), byte_range("bytes=900-", 1000), byte_range("bytes=-100", 1000)
+    ((0, 99), (900, 999), (900, 999))
+    >>> byte_range("bytes=990-2000", 1000), byte_range("bytes=-5000", 1000)
+    ((990, 999), (0, 999))
+    >>> byte_range("bytes=1000-", 1000), byte_range("bytes=-0", 1000)
+    ('unsatisfiable', 'unsatisfiable')
+    >>> byte_range("bytes=0-1,5-9", 1000), byte_range("bytes=9-5", 1000), byte_range("items=0-1", 1000)
+    (None, None, None)
+    """
+    match = _ONE_RANGE.match(header)
+    if not match or match.group(1) == match.group(2) == "":
+        return None
+    first, last = match.group(1), match.group(2)
+    if first == "":  # the last `last` bytes
+        suffix = int(last)
+        return "unsatisfiable" if suffix == 0 or size == 0 else (max(0, size - suffix), size - 1)
+    start = int(first)
+    if last != "" and int(last) < start:
+        return None  # syntactically invalid: ignored, as RFC 9110 says
+    end = size - 1 if last == "" else int(last)
+    if start >= size:
+        return "unsatisfiable"
+    return start, min(end, size - 1)
 
 
 class _Handler(http.server.SimpleHTTPRequestHandler):
@@ -43,10 +105,58 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
             decoded = urllib.parse.unquote(self.path.split("?", 1)[0].split("#", 1)[0], errors="strict")
             if "\x00" in decoded:
                 raise _BadPath("NUL byte")
+            if self.headers.get("Range") is not None:
+                answered, file = self._send_range_head()
+                if answered:
+                    return file
             return super().send_head()
         except (_BadPath, UnicodeError):
             self.send_error(400, "Bad path")
             return None
+
+    def _send_range_head(self):
+        """Answer a Range request for a regular file: (True, reader) after a 206, (True, None)
+        after a 416, (False, None) when the whole file should be sent instead."""
+        path = self.translate_path(self.path)
+        if not os.path.isfile(path):
+            return False, None   # folders, missing files: the usual answers
+        try:
+            file = open(path, "rb")
+        except OSError:
+            return False, None
+        try:
+            stat = os.fstat(file.fileno())
+            last_modified = self.date_time_string(stat.st_mtime)
+            if_range = self.headers.get("If-Range")
+            wanted = byte_range(self.headers["Range"], stat.st_size)
+            # If-Range: the range only if the file is still the one the client saw (by date; this
+            # server sends no ETag, so an entity tag never matches)
+            if wanted is None or (if_range is not None and if_range.strip() != last_modified):
+                file.close()
+                return False, None
+            if wanted == "unsatisfiable":
+                file.close()
+                self.send_response(416)
+                self.send_header("Content-Range", f"bytes */{stat.st_size}")
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+                return True, None
+            first, last = wanted
+            self.send_response(206)
+            self.send_header("Content-Type", self.guess_type(path))
+            self.send_header("Content-Range", f"bytes {first}-{last}/{stat.st_size}")
+            self.send_header("Content-Length", str(last - first + 1))
+            self.send_header("Last-Modified", last_modified)
+            self.end_headers()
+            return True, _RangeReader(file, first, last - first + 1)
+        except BaseException:
+            file.close()
+            raise
+
+    def send_response(self, code: int, message: str | None = None) -> None:
+        super().send_response(code, message)
+        if code in (200, 206):   # only files are answered with these
+            self.send_header("Accept-Ranges", "bytes")
 
     def list_directory(self, path):
         # A folder without index.html: the site has no page here (never a file listing).

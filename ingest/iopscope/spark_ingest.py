@@ -29,6 +29,7 @@ import tempfile
 from pathlib import Path
 from typing import Any, Iterable
 
+from iopscope import compaction
 from iopscope.ingest import Ingestor, IngestReport, RunFolder
 
 _REPORT_COUNTS = ("runs_ingested", "runs_unchanged", "files_parsed", "rows_written", "bytes_parsed")
@@ -76,6 +77,7 @@ class SparkIngestor(Ingestor):
                     setattr(report, name, getattr(report, name) + getattr(run_report, name))
                 report.errors.extend(run_report.errors)
                 report.warnings.extend(run_report.warnings)
+            report.compaction = compaction.finish(self.lake, state)   # as Ingestor.run ends
         return report
 
 

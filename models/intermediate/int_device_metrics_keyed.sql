@@ -42,6 +42,7 @@ fio as (
 
     select * from {{ ref('int_fio_results_joined') }}
     where device_id is not null and coalesce(is_aggregate, false) = false and not coalesce(is_interim, false)
+      and not coalesce(is_breakdown, false)
 
 ),
 

@@ -4,12 +4,14 @@
 --   total_mib_per_s   = sum of the directions' MiB/s
 --   worst_clat_p99_us = the highest p99 completion latency of the directions
 --   mean_lat_us       = IO-weighted mean total latency: sum(iops x lat_mean_us) / sum(iops)
--- Interim reports (--status-interval), client aggregates and jobs with an error are left out.
+-- Interim reports (--status-interval), client aggregates, Iometer's per-manager/worker/target
+-- breakdown rows (the ALL row holds their sums) and jobs with an error are left out.
 with results as (
 
     select * from {{ ref('int_fio_results_joined') }}
     where not is_interim
       and not coalesce(is_aggregate, false)
+      and not coalesce(is_breakdown, false)
       and coalesce(error_code, 0) = 0
 
 ),
@@ -33,6 +35,7 @@ final as (
         min(outstanding_ios) as outstanding_ios,
         min(coalesce(fio_measurement_area, measurement_area)) as measurement_area,
         min(ioengine) as ioengine,
+        min(tool) as tool,
         count(*) as direction_count,
         sum(iops) as total_iops,
         sum(bw_mib_per_s) as total_mib_per_s,

@@ -3,8 +3,15 @@
 --   run_fingerprint = hash of the run's files, each as 'path:sha256:parser_version', in path
 --                     order: the raw files (ingest_files) and the manifest (runs). A changed
 --                     byte, an added, removed or renamed file, or a new parser version changes it.
+--   is_new_or_changed = the run has no fingerprint, or another one, in the previous build (the
+--                     warehouse copy an incremental build starts from; true for every run in a
+--                     full build): the runs incremental models select (runs_to_build).
 -- Materialized as a table: every incremental model reads it twice per build.
 {{ config(materialized='table') }}
+{%- set previous = none -%}
+{%- if execute and model.resource_type != 'unit_test' and not flags.FULL_REFRESH -%}
+    {%- set previous = adapter.get_relation(database=this.database, schema=this.schema, identifier=this.identifier) -%}
+{%- endif %}
 
 with raw_files as (
 
@@ -48,6 +55,21 @@ final as (
     from described
     group by run_id
 
+),
+
+flagged as (
+
+    select
+        final.*,
+    {%- if previous is not none %}
+        previous.run_id is null or previous.run_fingerprint <> final.run_fingerprint as is_new_or_changed
+    from final
+    left join {{ previous }} as previous on previous.run_id = final.run_id
+    {%- else %}
+        true as is_new_or_changed
+    from final
+    {%- endif %}
+
 )
 
-select * from final
+select * from flagged

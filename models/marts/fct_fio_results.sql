@@ -1,7 +1,10 @@
 -- fio results at the grain job entry x direction, with latency percentiles and run context.
+-- Iometer results are here too (tool = 'iometer'): their whole-test ALL rows only; the
+-- per-manager, worker and target rows that add up to them stay in stg_lake__fio_jobs.
 with results as (
 
     select * from {{ ref('int_fio_results_joined') }}
+    where not coalesce(is_breakdown, false)
 
 ),
 
@@ -66,7 +69,12 @@ final as (
         clat_p99_9_us,
         clat_p99_99_us,
         usr_cpu_pct,
-        sys_cpu_pct
+        sys_cpu_pct,
+        tool,
+        random_pct,
+        bw_bytes_per_s,
+        lat_max_us,
+        cpu_util_pct
     from results
 
 )

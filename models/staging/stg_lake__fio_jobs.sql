@@ -66,7 +66,13 @@ renamed as (
         lat_mean_us,
         lat_stdev_us,
         usr_cpu_pct,
-        sys_cpu_pct
+        sys_cpu_pct,
+        coalesce(tool, 'fio') as tool,
+        random_pct,
+        result_level,
+        target_name,
+        coalesce(is_breakdown, false) as is_breakdown,
+        cpu_util_pct
     from source
 
 )

@@ -1,4 +1,4 @@
--- TPC-C kit outputs (tpcc_start, go-tpc run), one row per file: parameters, printed and
+-- TPC-C kit outputs (tpcc_start, go-tpc run, HammerDB log), one row per file: parameters, printed and
 -- recomputed TpmC. Renames only; kit is filled for files read before the lake had the column
 -- (only tpcc-mysql's parser existed then).
 with source as (
@@ -15,7 +15,8 @@ renamed as (
         source_path,
         source_sha256,
         tool_version as tpcc_version,
-        coalesce(kit, case when parser = 'go_tpc' then 'go-tpc' else 'tpcc-mysql' end) as kit,
+        coalesce(kit, case when parser = 'go_tpc' then 'go-tpc' when parser = 'hammerdb' then 'hammerdb'
+                      else 'tpcc-mysql' end) as kit,
         output_generation,
         output_variant,
         status as tpcc_status,
@@ -39,7 +40,9 @@ renamed as (
         summary_p99_ms,
         summary_p999_ms,
         efficiency_pct,
-        error_txn_count
+        error_txn_count,
+        engine_tpm_printed,
+        engine_tpm_name
     from source
 
 )

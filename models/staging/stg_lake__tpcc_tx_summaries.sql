@@ -1,5 +1,6 @@
 -- Per-transaction-type totals: tpcc_start's Raw Results and Constraint Check, go-tpc's [Summary]
--- lines (percentiles, Takes(s), _ERR counts as failure_count). Renames only.
+-- lines (percentiles, Takes(s), _ERR counts as failure_count), HammerDB's time profile summary
+-- (calls as success_count, MIN, RATIO). Renames only.
 with source as (
 
     select * from {{ source('lake', 'tpcc_tx_summaries') }}
@@ -37,7 +38,9 @@ renamed as (
         p99_ms,
         p999_ms,
         failure_avg_rt_ms,
-        failure_max_rt_ms
+        failure_max_rt_ms,
+        min_rt_ms,
+        time_share_pct
     from source
 
 )

@@ -11,12 +11,13 @@ const OIO = {field: "outstanding_ios", title: "Outstanding IOs (iodepth × numjo
  * say the same for the reader, and a published figure states neither).
  */
 export const FIO_SERIES_CONDITIONS = [
-  ["source_kind", "source"], ["setup", "study / host"], ["profile", "load profile"], ["block_size", "block size"],
+  ["source_kind", "source"], ["tool", "tool"], ["setup", "study / host"], ["profile", "load profile"], ["block_size", "block size"],
   ["read_pct", "read share"], ["direction", "direction"], ["array_layout", "array layout"], ["measurement_area", "measurement area"]
 ];
 
 const CONTEXT = [
   ["profile", "Profile"],
+  ["tool", "Tool"],
   ["rw", "rw"],
   ["ioengine", "ioengine"],
   ["read_pct", "Read share (%)"],

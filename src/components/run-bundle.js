@@ -1,49 +1,53 @@
-// One run's detail, fetched on demand: data/runs/<slug>.json, written by src/data/runs.zip.py
-// ({slug, run_id, tables: {<mart>: column-oriented payload}}: that run's rows of every mart with
-// a run_id, and the host, device, configuration, study and profile rows they point to).
-// Pages ship aggregates and call loadRunBundle only for the run a reader picks, so a page's
-// first load does not grow with the number of runs.
+// One run's detail, read on demand from the marts' Parquet files (data/marts/<mart>.parquet, the
+// Data page's downloads, written sorted by run by src/data/_run_parquet.py): for each mart with
+// a run_id, only the byte ranges that hold this run's rows (src/components/parquet-range.js),
+// then the host, device, configuration, study and profile rows those rows name. The result is a
+// "bundle" {run_id, tables: {<mart>: column-oriented payload}} (src/components/runs.js reads it),
+// so pages do not care where it came from. No file per run exists: a page's first load does not
+// grow with the number of runs, and neither does the build.
 import {FileAttachment} from "observablehq:stdlib";
+import {openRangeFile} from "./parquet-range.js";
+import {readRunBundle} from "./run-rows.js";
 
-// The catalog maps run ids to file names (an id that is not URL- and file-safe gets a hashed
-// slug) and says which runs exist, so an unknown id never costs a failing request.
-const catalogFile = FileAttachment("../data/catalog.json");
-let slugs = null;
+// Which marts to read by which key, their row counts, the dimensions' keys (src/data/run_marts.json.py).
+const indexFile = FileAttachment("../data/run_marts.json");
+let index = null;
+const runIndex = () => (index ??= indexFile.json());
 
-/** The file name (without .json) of a run's bundle, or null when the warehouse has no such run. */
-export async function runSlug(runId) {
-  slugs ??= catalogFile.json().then((catalog) => new Map((catalog.runs ?? []).map((r) => [String(r.run_id), r.slug])));
-  return (await slugs).get(String(runId)) ?? null;
+/** Where a mart's Parquet file is served, relative to this module (works under any base path). */
+export function martFileUrl(name) {
+  return new URL(`../../data/marts/${encodeURIComponent(name)}.parquet`, import.meta.url).href;
 }
 
-/** Where a run's bundle is served, relative to this module (works under any base path). */
-export function runBundleUrl(slug) {
-  return new URL(`../../data/runs/${encodeURIComponent(slug)}.json`, import.meta.url).href;
-}
+// One open file per mart for the page's life: its size and footer are fetched once.
+const files = new Map();
+const martFile = (name) => {
+  if (!files.has(name)) {
+    const opening = openRangeFile(martFileUrl(name));
+    opening.catch(() => files.delete(name));
+    files.set(name, opening);
+  }
+  return files.get(name);
+};
 
 // A few recent bundles stay in memory: pages switching between runs do not fetch twice.
 const KEPT = 8;
 const recent = new Map();
 
 /**
- * The bundle of one run, or null when the warehouse has no run with that id. Rejects when the
- * file exists in the catalog but cannot be fetched or parsed (a broken build, not a stale link).
+ * Everything the marts hold about one run, or null when no mart has a row of it. `tables`:
+ * only these marts (a page that draws one mart of a run reads only that one). Rejects when a
+ * file cannot be read (a broken build or host), never answers such a run with "not found".
  */
-export async function loadRunBundle(runId) {
-  const key = String(runId);
+export async function loadRunBundle(runId, {tables = null} = {}) {
+  const key = `${runId}\u0000${tables ? tables.join(",") : "*"}`;
   if (recent.has(key)) {
     const kept = recent.get(key);
     recent.delete(key);
     recent.set(key, kept);
     return kept;
   }
-  const loading = (async () => {
-    const slug = await runSlug(key);
-    if (slug === null) return null;
-    const response = await fetch(runBundleUrl(slug));
-    if (!response.ok) throw new Error(`run ${key}: data/runs/${slug}.json answered HTTP ${response.status}`);
-    return response.json();
-  })();
+  const loading = runIndex().then((index) => readRunBundle(String(runId), {index, open: martFile, tables}));
   recent.set(key, loading);
   loading.catch(() => recent.delete(key));
   while (recent.size > KEPT) recent.delete(recent.keys().next().value);

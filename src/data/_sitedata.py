@@ -189,7 +189,8 @@ def json_bytes(obj) -> bytes:
     return json.dumps(obj, separators=(",", ":"), allow_nan=False).encode("utf-8")
 
 
-# Dimension marts without a run_id, and the run-row columns whose values pick their rows.
+# Dimension marts without a run_id, and the run-row columns whose values pick their rows (the
+# run page reads them by that key: src/data/_run_parquet.py, src/components/run-bundle.js).
 DIM_KEYS = {
     "dim_hosts": ("host_id", ("host_id",)),
     "dim_devices": ("device_id", ("device_id", "data_device_id", "log_device_id", "device")),
@@ -197,53 +198,9 @@ DIM_KEYS = {
     "dim_studies": ("study_id", ("study_id",)),
     "dim_load_profiles": ("profile_id", ("profile_id", "load_profile_id")),
 }
-# A run's rows per mart are capped for the browser; larger sets are thinned evenly (and say so).
+# A run's rows per mart are capped for the browser; larger sets are thinned evenly (and say so):
+# src/components/run-bundle.js applies it, src/data/run_marts.json.py hands it over.
 RUN_ROW_LIMIT = 20000
-
-
-def run_bundle(con, run_id: str, catalog: dict) -> dict:
-    """Everything the marts hold about one run: its rows of every mart with a run_id, and the
-    dimension rows (host, devices, DB configuration, study, profile) those rows point to."""
-    bundle = {"slug": run_slug(run_id), "run_id": run_id, "tables": {}}
-    seen_values: dict[str, set] = {}
-    for name in catalog:
-        if not has_column(catalog, name, "run_id"):
-            continue
-        table = f"{MARTS_SCHEMA}.{quote_ident(name)}"
-        (count,) = con.execute(f"select count(*) from {table} where run_id = ?", [run_id]).fetchone()
-        if count == 0:
-            continue
-        if count > RUN_ROW_LIMIT:
-            step = math.ceil(count / RUN_ROW_LIMIT)
-            cols = ", ".join(quote_ident(c["name"]) for c in catalog[name]["columns"])
-            where = (f"where run_id = ? qualify (row_number() over (order by {cols}) - 1) % {step} = 0")
-        else:
-            step, where = 1, "where run_id = ?"
-        payload = table_payload(con, name, where, [run_id], catalog)
-        payload["total_rows"] = count
-        payload["thinned_every"] = step
-        bundle["tables"][name] = payload
-        _note_strings(seen_values, payload)
-    for name, (key, sources) in DIM_KEYS.items():
-        if name in bundle["tables"] or not has_column(catalog, name, key):
-            continue
-        wanted = sorted(set().union(*(seen_values.get(s, set()) for s in sources)))
-        if not wanted:
-            continue
-        marks = ", ".join("?" for _ in wanted)
-        payload = table_payload(con, name, f"where {quote_ident(key)} in ({marks})", wanted, catalog)
-        if payload["rows"]:
-            bundle["tables"][name] = payload
-    return bundle
-
-
-def _note_strings(seen_values: dict[str, set], payload: dict) -> None:
-    """Add the text values of each column of a payload to ``seen_values[column]`` (they pick the
-    dimension rows a run bundle carries)."""
-    for column, values in payload["data"].items():
-        if isinstance(values, dict):
-            values = values["dict"]
-        seen_values.setdefault(column, set()).update(v for v in values if isinstance(v, str))
 
 
 def write_site_database(out: Path) -> None:
@@ -435,126 +392,10 @@ def mart_file_path(con, name: str, fmt: str, folder: Path) -> Path:
     return out
 
 
-# Rows of the marts read per batch of runs by ``run_bundles``: bounds the loader's memory
-# whatever the number of runs (a batch holds a few hundred runs' rows at most).
-RUN_BATCH_ROWS = 200_000
-
-
-def run_bundles(con, catalog: dict, ids: list[str] | None = None):
-    """Yield ``(run_id, bundle)`` for every run, each bundle equal to ``run_bundle(con, run_id,
-    catalog)``, at a cost that does not grow with runs x marts queries.
-
-    ``run_bundle`` asks every mart about one run (two queries per mart and run: 380,000 at 10,000
-    runs, each scanning millions of sample rows). Here each mart is read once per *batch* of runs
-    (``run_id in (...)``, batches of about ``RUN_BATCH_ROWS`` rows), the small dimension marts once
-    in all, and only one batch is in memory at a time. A run with more rows than
-    ``RUN_ROW_LIMIT`` in some mart (thinned for the browser) goes through ``run_bundle`` itself.
-    """
-    ids = run_ids(con, catalog) if ids is None else list(ids)
-    fact_marts = [name for name in catalog if has_column(catalog, name, "run_id")]
-    counts: dict[str, dict[str, int]] = {}
-    for name in fact_marts:
-        table = f"{MARTS_SCHEMA}.{quote_ident(name)}"
-        counts[name] = {str(rid): n for rid, n in con.execute(
-            f"select run_id, count(*) from {table} where run_id is not null group by run_id").fetchall()}
-    dims = {name: _all_rows(con, name, catalog) for name, (key, _) in DIM_KEYS.items()
-            if has_column(catalog, name, key)}
-
-    def rows_of(rid: str) -> int:
-        return sum(c.get(rid, 0) for c in counts.values())
-
-    batch: list[str] = []
-    batch_rows = 0
-    for rid in ids + [None]:
-        if rid is not None:
-            if any(c.get(rid, 0) > RUN_ROW_LIMIT for c in counts.values()):
-                yield rid, run_bundle(con, rid, catalog)  # thinned: keep run_bundle's exact rule
-                continue
-            batch.append(rid)
-            batch_rows += rows_of(rid)
-            if batch_rows < RUN_BATCH_ROWS and len(batch) < 1000:
-                continue
-        if batch:
-            yield from _batch_bundles(con, catalog, batch, fact_marts, counts, dims)
-        batch, batch_rows = [], 0
-
-
-def _all_rows(con, name: str, catalog: dict) -> tuple[list[str], list[tuple]]:
-    cur = con.execute(f"select * from {MARTS_SCHEMA}.{quote_ident(name)}")
-    return [d[0] for d in cur.description], cur.fetchall()
-
-
-def _rows_payload(name: str, catalog: dict, names: list[str], rows: list) -> dict:
-    """What ``table_payload`` returns for these rows (already selected, in table order)."""
-    return {
-        "name": name,
-        "exists": True,
-        "rows": len(rows),
-        "columns": [{"name": c["name"], "type": c["type"]} for c in catalog[name]["columns"]],
-        "data": {n: encode_column(_clean_column(values)) for n, values in zip(names, zip(*rows))},
-    }
-
-
-_PLAIN = frozenset((type(None), bool, int, str))
-
-
-def _clean_column(values) -> list:
-    """``[clean(v) for v in values]``, without a Python call per value for the common columns
-    (text, integers, booleans, finite floats): the run bundles hold tens of millions of values."""
-    kinds = set(map(type, values))
-    if kinds <= _PLAIN:
-        return list(values)
-    if kinds <= _PLAIN | {float}:
-        isfinite = math.isfinite
-        return [v if type(v) is not float or isfinite(v) else None for v in values]
-    return [clean(v) for v in values]
-
-
-def _batch_bundles(con, catalog, batch, fact_marts, counts, dims):
-    per_run: dict[str, dict[str, list]] = {rid: {} for rid in batch}
-    names_of: dict[str, list[str]] = {}
-    marks = ", ".join("?" for _ in batch)
-    for name in fact_marts:
-        wanted = [rid for rid in batch if counts[name].get(rid)]
-        if not wanted:
-            continue
-        cur = con.execute(f"select * from {MARTS_SCHEMA}.{quote_ident(name)} where run_id in ({marks})", batch)
-        names_of[name] = [d[0] for d in cur.description]
-        at = names_of[name].index("run_id")
-        for row in cur.fetchall():
-            per_run[str(row[at])].setdefault(name, []).append(row)
-    for rid in batch:
-        bundle = {"slug": run_slug(rid), "run_id": rid, "tables": {}}
-        seen_values: dict[str, set] = {}
-        for name in fact_marts:
-            rows = per_run[rid].get(name)
-            if not rows:
-                continue
-            payload = _rows_payload(name, catalog, names_of[name], rows)
-            payload["total_rows"] = len(rows)
-            payload["thinned_every"] = 1
-            bundle["tables"][name] = payload
-            _note_strings(seen_values, payload)
-        for name, (key, sources) in DIM_KEYS.items():
-            if name in bundle["tables"] or name not in dims:
-                continue
-            wanted = set().union(*(seen_values.get(s, set()) for s in sources))
-            if not wanted:
-                continue
-            names, all_rows = dims[name]
-            at = names.index(key)
-            # run_bundle's `key in (?, ...)` compares as text: ids of any type match their string form
-            rows = [row for row in all_rows if row[at] is not None and str(row[at]) in wanted]
-            if rows:
-                bundle["tables"][name] = _rows_payload(name, catalog, names, rows)
-        del per_run[rid]
-        yield rid, bundle
-
-
 def archive_cache_dir(loader_file: str) -> Path:
     """Where Framework 1.13 caches the members of the archive a loader writes: for
-    ``<root>/data/runs.zip.py`` it serves member ``x.json`` as ``/data/runs/x.json`` and keeps it
-    in ``<root>/.observablehq/cache/data/runs/x.json``. Every loader lives in ``<root>/data/``."""
+    ``<root>/data/marts.zip.py`` it serves member ``x.json`` as ``/data/marts/x.json`` and keeps
+    it in ``<root>/.observablehq/cache/data/marts/x.json``. Every loader lives in ``<root>/data/``."""
     loader = Path(loader_file).resolve()
     root = loader.parents[1]
     archive = loader.name.split(".", 1)[0]
@@ -594,17 +435,23 @@ def write_zip_stream_cached(members, loader_file: str) -> None:
     write_zip_stream(cached())
 
 
-# Above this many rows a mart is offered as Parquet only: the sample marts' CSVs run at 350-600
-# bytes a row (86-156 MB each at 1,000 runs, gigabytes at 10,000) and Parquet holds the same rows
-# in a tenth. Every per-run and per-result mart stays below it up to ~10,000 runs.
+# Above this many rows, or this many values (rows x columns), a mart is offered as Parquet only:
+# the sample marts' CSVs run at 350-600 bytes a row (86-156 MB each at 1,000 runs, gigabytes at
+# 10,000), and a wide mart under the row limit can be as big (fct_condition_quotients, 52
+# columns: 85 MB at 1,000 runs); Parquet holds the same rows in a tenth or less. A CSV of at most
+# 1,000,000 values is at most ~20 MB.
 CSV_MAX_ROWS = 100_000
+CSV_MAX_VALUES = 1_000_000
 
 
 def download_formats(con, name: str) -> tuple[str, ...]:
     """The download formats the site offers for one mart: ("csv", "parquet"), or ("parquet",)
-    above ``CSV_MAX_ROWS`` rows (the CLI exports any mart in full: see docs/site.md)."""
+    above ``CSV_MAX_ROWS`` rows or ``CSV_MAX_VALUES`` values (the CLI exports any mart in full:
+    see docs/site.md)."""
     (rows,) = con.execute(f"select count(*) from {MARTS_SCHEMA}.{quote_ident(name)}").fetchone()
-    return ("parquet",) if rows > CSV_MAX_ROWS else ("csv", "parquet")
+    (columns,) = con.execute("select count(*) from duckdb_columns() where schema_name = ? and table_name = ?",
+                             [MARTS_SCHEMA, name]).fetchone()
+    return ("parquet",) if rows > CSV_MAX_ROWS or rows * columns > CSV_MAX_VALUES else ("csv", "parquet")
 
 
 # The SQL console loads the site database into the browser's memory (DuckDB-WASM): marts above

@@ -4,12 +4,17 @@
 #                   marts a page reads whole (PAGE_MARTS: dimensions and per-result marts, whose
 #                   size follows the number of results, not of samples). The per-sample marts
 #                   (intervals, histograms, log, iostat and CPU samples) get none: the overview
-#                   pages read aggregates (src/data/pages.zip.py) and a run's samples come from its
-#                   bundle (data/runs/). A page mart not built yet gets {"exists": false}, so pages
-#                   explain the gap instead of failing the build
+#                   pages read aggregates (src/data/pages.zip.py) and a run's samples come from the
+#                   Parquet files below, read by range. A page mart not built yet gets
+#                   {"exists": false}, so pages explain the gap instead of failing the build
 #   <mart>.csv      CSV download (header row, UTF-8)        } every mart that exists (CSV only up
-#                                                            } to sd.CSV_MAX_ROWS rows);
+#                                                            } to sd.CSV_MAX_ROWS rows and
+#                                                            } sd.CSV_MAX_VALUES values);
 #   <mart>.parquet  Parquet download (zstd)                 } listed in dynamicPaths
+# The marts a run page reads (those with a run_id, and the dimensions its rows name) are written
+# sorted and row-grouped by that key, with a page index (src/data/_run_parquet.py): the run page
+# fetches only its run's byte ranges of the very files the Data page offers, so the build writes
+# no file per run.
 # Members are streamed: a CSV is written by DuckDB to a temporary file and copied into the
 # archive in chunks, so memory does not grow with the largest mart.
 import os
@@ -18,6 +23,7 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import _run_parquet as rp  # noqa: E402
 import _sitedata as sd  # noqa: E402
 
 # The marts some page reads as data/marts/<mart>.json (grep FileAttachment in src/).
@@ -36,8 +42,12 @@ def members(folder: Path):
             payload = sd.table_payload(con, name, catalog=catalog) if name in catalog else sd.missing_payload(name)
             yield f"{name}.json", sd.json_bytes(payload)
         if name in catalog:
+            key = rp.key_of(catalog, name)
             for fmt in sd.download_formats(con, name):  # huge marts: Parquet only
-                path = sd.mart_file_path(con, name, fmt, folder)
+                if fmt == "parquet" and key is not None:
+                    path = rp.write_keyed_parquet(con, catalog, name, key, folder)
+                else:
+                    path = sd.mart_file_path(con, name, fmt, folder)
                 yield f"{name}.{fmt}", path
                 path.unlink()  # the archive holds it now
 

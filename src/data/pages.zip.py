@@ -49,7 +49,7 @@ FIO_COLUMNS = (
     "device_id", "device", "array_layout", "source_path", "fio_version", "started_at", "job_name", "group_id",
     "hostname", "is_aggregate", "rw", "read_pct", "direction", "block_size", "profile_id", "standard_profile_id",
     "ioengine", "iodepth", "numjobs", "outstanding_ios", "measurement_area", "iops", "bw_mib_per_s", "lat_mean_us",
-    "clat_mean_us", "clat_max_us", "clat_p50_us", "clat_p99_us", "clat_p99_9_us",
+    "clat_mean_us", "clat_max_us", "clat_p50_us", "clat_p99_us", "clat_p99_9_us", "tool",
 )
 COMPARE_RUN_COLUMNS = (
     "run_id", "source_kind", "is_synthetic", "study_id", "host_id", "tools", "host_logical_cpus", "db_server",

@@ -6,6 +6,8 @@ import {existsSync, mkdirSync} from "node:fs";
 import {dirname, join, resolve} from "node:path";
 import {fileURLToPath} from "node:url";
 import {chromium} from "playwright-core";
+import {asyncBufferFromFile, parquetReadObjects} from "hyparquet";
+import {decompress as zstdDecompress} from "fzstd";
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 export const ARTIFACTS = join(ROOT, "tests", "artifacts", "screenshots");
@@ -27,6 +29,13 @@ export const TIMER_POLLING = {polling: 100};
 
 /** The built site under test: $IOPSCOPE_DIST (a private build) or dist/. */
 export const DIST = process.env.IOPSCOPE_DIST ? resolve(process.env.IOPSCOPE_DIST) : join(ROOT, "dist");
+
+/** Every row of a mart as the build wrote it (dist/data/marts/<name>.parquet), as objects. */
+export async function martRows(name, dist = DIST) {
+  const file = await asyncBufferFromFile(join(dist, "data", "marts", `${name}.parquet`));
+  const compressors = {ZSTD: (input, size) => zstdDecompress(input, new Uint8Array(size))};
+  return parquetReadObjects({file, compressors});
+}
 
 /** Start `iopscope serve` on a free port for `dir`; resolves to {url, stop}. */
 export function startServer(dir = DIST) {

@@ -12,7 +12,7 @@ import {join} from "node:path";
 import {after, before, describe, test} from "node:test";
 import config from "../../observablehq.config.js";
 import {rowsOf} from "../../src/components/data.js";
-import {DIST, TIMER_POLLING, drawAllCharts, launchBrowser, openPage, startServer} from "./harness.mjs";
+import {DIST, TIMER_POLLING, drawAllCharts, launchBrowser, martRows, openPage, startServer} from "./harness.mjs";
 
 const PHONE = {width: 390, height: 844};
 const DESKTOP = {width: 1400, height: 900};
@@ -224,8 +224,8 @@ describe("compare page", () => {
 
 describe("runs", () => {
   test("the list shows headline results, filters, and no run description", async () => {
-    // every run's description, from its run bundle (data/runs/<slug>.json)
-    const dim = catalog().runs.flatMap((r) => rowsOf(JSON.parse(readFileSync(join(DIST, "data", "runs", `${r.slug}.json`), "utf-8")).tables.dim_runs));
+    // every run's description, from the dim_runs download (the run page reads it by range)
+    const dim = await martRows("dim_runs");
     await onPage("/runs/", {ready: "#runs-table"}, async (page) => {
       const headers = await page.locator("#runs-table thead th").allInnerTexts();
       for (const h of ["IOPS", "p99 (ms)", "New-Order tpm"]) assert.ok(headers.some((x) => x.startsWith(h)), `columns: ${headers}`);

@@ -4,10 +4,10 @@
 // panel flags differing conditions, the SQL console answers, downloads exist.
 // The site under test is $IOPSCOPE_DIST (a private build) or dist/.
 import assert from "node:assert/strict";
-import {readFileSync, readdirSync} from "node:fs";
+import {readFileSync, readdirSync, statSync} from "node:fs";
 import {join} from "node:path";
 import {after, before, describe, test} from "node:test";
-import {DIST, TIMER_POLLING, drawAllCharts, launchBrowser, openPage, screenshot, startServer} from "./harness.mjs";
+import {DIST, TIMER_POLLING, drawAllCharts, launchBrowser, martRows, openPage, screenshot, startServer} from "./harness.mjs";
 
 const CHART = ".vega-chart[data-rendered], .vega-chart[data-empty]";
 // Which element proves a page finished drawing. A page not listed only has to load cleanly.
@@ -443,8 +443,8 @@ describe("runs", () => {
   });
 });
 
-// The one run page (/runs/run?id=<run id>): the run is in the address, its data is fetched on
-// demand from data/runs/<slug>.json.
+// The one run page (/runs/run?id=<run id>): the run is in the address, its rows are read on
+// demand, by range, from the marts' Parquet files (data/marts/<mart>.parquet).
 describe("run page", () => {
   test("opens from the runs list, with the run in the address", async () => {
     const runs = catalog().runs;
@@ -459,24 +459,43 @@ describe("run page", () => {
     });
   });
 
-  test("shows the run's charts, fetching only that run's data", async (t) => {
-    // A run whose bundle (as built) holds TPC-C or fio results: those sections always draw.
-    const bundleOf = (r) => JSON.parse(readFileSync(join(DIST, "data", "runs", `${r.slug}.json`), "utf-8"));
-    const dim = catalog().runs.find((r) => ["fct_tpcc_results", "fct_fio_results"].some((m) => bundleOf(r).tables[m]?.rows > 0));
-    if (!dim) return t.skip("no run with TPC-C or fio results");
+  test("shows the run's charts, fetching only byte ranges of the marts' Parquet files", async (t) => {
+    // A fio run with latency histograms: the largest per-run mart of the bundled data, big
+    // enough that reading all of it would show.
+    const hist = await martRows("fct_fio_histograms");
+    const counts = new Map();
+    for (const r of hist) counts.set(r.run_id, (counts.get(r.run_id) ?? 0) + 1);
+    const runId = [...counts].sort((a, b) => b[1] - a[1])[0]?.[0];
+    if (!runId) return t.skip("no run with latency histograms");
+    const histBytes = statSync(join(DIST, "data", "marts", "fct_fio_histograms.parquet")).size;
     const fetched = [];
-    await onPage(runPage(dim.run_id), "#run-title", async (page) => {
-      page.on("request", (req) => { if (/\/data\/runs\//.test(req.url())) fetched.push(req.url()); });
-      await page.waitForSelector("#run-tpcc, #run-fio");
+    await onPage(runPage(runId), "#run-title", async (page) => {
+      page.on("response", async (res) => {
+        const url = res.url();
+        if (!/\/data\/(marts|runs)\//.test(url)) return;
+        const range = await res.request().headerValue("range");
+        fetched.push({file: url.replace(/^.*\/data\//, ""), range, status: res.status(), bytes: (await res.body()).length});
+      });
+      await page.waitForSelector("#run-results");
+      await page.waitForSelector("#run-fio, #run-tpcc");
       await drawAllCharts(page); // charts draw when scrolled near
-      assert.ok(await page.locator("#run-tpcc .vega-chart[data-rendered], #run-fio .vega-chart[data-rendered]").count() > 0, "a results chart is drawn");
+      assert.ok(await page.locator("#run-fio .vega-chart[data-rendered]").count() > 0, "a results chart is drawn");
+      assert.ok(await page.locator("#run-histograms .vega-chart[data-rendered]").count() > 0, "the histogram chart is drawn");
       assert.equal(await page.locator("#run-manifest dl, #run-manifest .note").count() > 0, true);
       // Reopening the same address (a copied link) shows the same run.
       await page.reload();
-      await page.waitForSelector("#run-title");
-      assert.equal(await page.locator("#run-title").innerText(), `Run ${dim.run_id}`);
-      assert.ok(fetched.length >= 1 && fetched.every((u) => u.endsWith(`/data/runs/${encodeURIComponent(dim.slug)}.json`)), `fetched ${fetched}`);
+      await page.waitForSelector("#run-results");
+      assert.equal(await page.locator("#run-title").innerText(), `Run ${runId}`);
     });
+    assert.ok(fetched.length > 0, "the run's rows were fetched");
+    for (const f of fetched) {
+      assert.ok(f.file.startsWith("marts/") && f.file.endsWith(".parquet"), `fetched ${f.file}: no file per run`);
+      assert.match(f.range ?? "", /^bytes=\d*-\d*$/, `${f.file} was asked for a byte range`);
+      assert.equal(f.status, 206, `${f.file} answered with part of the file`);
+    }
+    // Two page loads read less of the histograms than one copy of the file holds.
+    const histRead = fetched.filter((f) => f.file === "marts/fct_fio_histograms.parquet").reduce((s, f) => s + f.bytes, 0);
+    assert.ok(histRead > 0 && histRead < histBytes / 2, `read ${histRead} of ${histBytes} bytes of fct_fio_histograms.parquet in two loads`);
   });
 
   test("an id that is not a run says so (no failed request, no error)", async () => {

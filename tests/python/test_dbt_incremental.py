@@ -91,14 +91,7 @@ def test_incremental_build_equals_full_build(private_env):
     fresh = dataclasses.replace(paths, warehouse=paths.warehouse.parent.parent / "full" / "iopscope.duckdb")
     assert pipeline.build_warehouse(fresh, run_tests=False) == "full"
 
-    con = duckdb.connect()
-    con.execute(f"attach '{paths.warehouse}' as inc (read_only)")
-    con.execute(f"attach '{fresh.warehouse}' as ful (read_only)")
-    marts = _relations(con, "ful", "marts")
-    assert marts == _relations(con, "inc", "marts") and len(marts) > 15
-    compared = [f"marts.{t}" for t in marts] + [f"intermediate.{m}" for m in incremental if m.startswith("int_")]
-    mismatched = {name: _differences(con, f"inc.{name}", f"ful.{name}") for name in compared}
-    assert {name: n for name, n in mismatched.items() if n} == {}
+    con = _compare_marts(paths.warehouse, fresh.warehouse, incremental)
 
     # The changes reached the incremental tables: the new run is there, the deleted one is not.
     runs = {r[0] for r in con.execute("select distinct run_id from inc.marts.fct_cpu_samples").fetchall()}
@@ -106,3 +99,50 @@ def test_incremental_build_equals_full_build(private_env):
     deleted_run_id = re.search(r'^run_id\s*=\s*"([^"]+)"',
                                (ROOT / "data" / "raw" / DELETED / "run.toml").read_text(), re.M).group(1)
     assert deleted_run_id not in runs
+
+
+def _compare_marts(inc: Path, full: Path, incremental: list[str]) -> duckdb.DuckDBPyConnection:
+    con = duckdb.connect()
+    con.execute(f"attach '{inc}' as inc (read_only)")
+    con.execute(f"attach '{full}' as ful (read_only)")
+    marts = _relations(con, "ful", "marts")
+    assert marts == _relations(con, "inc", "marts") and len(marts) > 15
+    compared = [f"marts.{t}" for t in marts] + [f"intermediate.{m}" for m in incremental if m.startswith("int_")]
+    counts = {name: con.execute(f"select count(*) from inc.{name}").fetchone()[0] for name in compared}
+    assert counts == {name: con.execute(f"select count(*) from ful.{name}").fetchone()[0] for name in compared}
+    mismatched = {name: _differences(con, f"inc.{name}", f"ful.{name}") for name in compared}
+    assert {name: n for name, n in mismatched.items() if n} == {}
+    return con
+
+
+def test_one_new_run_into_a_compacted_lake_equals_a_full_build(tmp_path, monkeypatch):
+    """Bundled data plus synthetic runs, the lake compacted (packs.py); one more synthetic run:
+    ingest (which packs it again), the incremental update, and a fresh full build give the same
+    marts, row for row; and the update selected only the new run (is_new_or_changed)."""
+    from iopscope.synth.generate import generate, plan
+
+    monkeypatch.setenv("DBT_TARGET_PATH", str(tmp_path / "target"))
+    monkeypatch.setenv("DBT_LOG_PATH", str(tmp_path / "logs"))
+    monkeypatch.setenv("IOPSCOPE_DUCKDB_THREADS", "1")
+    monkeypatch.setenv("IOPSCOPE_COMPACT_MIN_RUNS", "1")   # every ingest packs what it wrote
+    raw = tmp_path / "raw"
+    generate(raw, 6, seed=7, bundled=ROOT / "data" / "raw")
+    paths = Paths(root=ROOT, raw=raw, lake=tmp_path / "lake",
+                  warehouse=tmp_path / "incremental" / "iopscope.duckdb", dist=tmp_path / "dist")
+    first = Ingestor(paths.raw, paths.lake).run()
+    assert not first.failed and first.compaction.packs_written >= 3   # measured, published, synthetic
+    assert pipeline.build_warehouse(paths, run_tests=False) == "full"
+    incremental = _incremental_models(paths.lake.parent / "target")
+
+    generate(raw, 7, seed=7, start=6)
+    report = Ingestor(paths.raw, paths.lake).run()
+    assert report.runs_ingested == 1 and report.compaction.runs_packed >= 1
+    assert not [p for p in paths.lake.rglob("run-*.parquet")], "the new run was packed"
+    assert pipeline.build_warehouse(paths, run_tests=False) == "incremental"
+
+    fresh = dataclasses.replace(paths, warehouse=tmp_path / "full" / "iopscope.duckdb")
+    assert pipeline.build_warehouse(fresh, run_tests=False) == "full"
+    con = _compare_marts(paths.warehouse, fresh.warehouse, incremental)
+    new_run = plan(7, 7)[6]
+    flagged = con.execute("select run_id from inc.intermediate.int_run_fingerprints where is_new_or_changed").fetchall()
+    assert flagged == [(new_run.run_id,)]

@@ -1,10 +1,12 @@
-"""The site's data loaders at scale (src/data/_sitedata.py): the batched run bundles equal the
-per-run ones, archive members land where Framework caches them, big marts are left out of the
-browser's database and offered as Parquet only, and _paths.py fails loudly."""
+"""The site's data loaders at scale (src/data/_sitedata.py, _run_parquet.py): the marts a run
+page reads are written sorted and row-grouped by run with a page index, the build writes no file
+per run, big marts are left out of the browser's database and offered as Parquet only, and
+_paths.py fails loudly."""
 
 from __future__ import annotations
 
 import importlib
+import io
 import json
 import os
 import subprocess
@@ -43,58 +45,118 @@ def warehouse(tmp_path, monkeypatch):
     monkeypatch.setenv("IOPSCOPE_WAREHOUSE", str(path))
     monkeypatch.syspath_prepend(str(DATA))
     sd = importlib.import_module("_sitedata")
-    monkeypatch.setattr(sd, "RUN_ROW_LIMIT", 100)  # r3 (130 rows) is thinned
-    monkeypatch.setattr(sd, "RUN_BATCH_ROWS", 90)  # several batches
     return sd, path, ids
 
 
-def rows(payload):
-    """A payload's rows as a sorted list (the row order of a mart is not defined)."""
-    data = {k: ([v["dict"][c] if c >= 0 else None for c in v["codes"]] if isinstance(v, dict) else v)
-            for k, v in payload["data"].items()}
-    return sorted(json.dumps([data[k][i] for k in data]) for i in range(payload["rows"]))
+def keyed_file(sd, catalog, name, key, folder):
+    rp = importlib.import_module("_run_parquet")
+    con = sd.connect()
+    try:
+        con.execute("select count(*) from marts.dim_runs").fetchone()  # left unfinished, as loaders do
+        return rp.write_keyed_parquet(con, catalog, name, key, folder)
+    finally:
+        con.close()
 
 
-def test_batched_bundles_equal_the_per_run_bundles(warehouse):
+def test_run_marts_are_written_sorted_and_row_grouped_by_run(warehouse, tmp_path, monkeypatch):
+    """The layout the run page's range reads rely on: every run's rows contiguous, row groups
+    whose run_id statistics bound them, a page index, the mart's rows unchanged."""
+    import pyarrow.parquet as pq
+
     sd, _, ids = warehouse
+    rp = importlib.import_module("_run_parquet")
+    monkeypatch.setattr(rp, "ROW_GROUP_ROWS", 64)
+    monkeypatch.setattr(rp, "PAGE_ROWS", 16)
     con = sd.connect()
     catalog = sd.marts(con)
-    batched = dict(sd.run_bundles(con, catalog))
-    assert sorted(batched) == sorted(ids)
-    for rid in ids:
-        one, many = sd.run_bundle(con, rid, catalog), batched[rid]
-        assert list(one["tables"]) == list(many["tables"]), rid
-        for name, payload in one["tables"].items():
-            other = many["tables"][name]
-            assert {k: v for k, v in payload.items() if k != "data"} == {k: v for k, v in other.items() if k != "data"}, (rid, name)
-            assert rows(payload) == rows(other), (rid, name)
-    assert batched["r3"]["tables"]["fct_samples"]["thinned_every"] == 2
-    assert batched["r0"]["tables"]["dim_hosts"]["rows"] == 1  # only the host its rows name
-    assert None in batched["r0"]["tables"]["fct_samples"]["data"]["value"]  # NaN -> null
+    assert rp.key_of(catalog, "fct_samples") == "run_id" and rp.key_of(catalog, "dim_hosts") == "host_id"
+    mart = sorted(map(repr, con.execute("select run_id, t_s, value, device from marts.fct_samples").fetchall()))
     con.close()
+    path = keyed_file(sd, catalog, "fct_samples", "run_id", tmp_path)
+    parquet = pq.ParquetFile(path)
+    table = parquet.read()
+    assert sorted(map(repr, zip(*(table.column(c).to_pylist() for c in ("run_id", "t_s", "value", "device"))))) == mart
+    run_ids = table.column("run_id").to_pylist()
+    assert run_ids == sorted(run_ids), "sorted by run"
+    times = table.column("t_s").to_pylist()
+    per_run = ([x for r, x in zip(run_ids, times) if r == rid] for rid in ids)
+    assert all(t == sorted(t) for t in per_run), "a run's samples in time order"
+    meta = parquet.metadata
+    assert meta.num_row_groups == -(-370 // 64)
+    at = parquet.schema_arrow.names.index("run_id")
+    stats = [meta.row_group(i).column(at).statistics for i in range(meta.num_row_groups)]
+    bounds = [(s.min, s.max) for s in stats]
+    assert all(lo <= hi for lo, hi in bounds) and all(a[1] <= b[0] for a, b in zip(bounds, bounds[1:]))
+    for rid in ids:  # 40 rows (130 for r3) of a run sit in one or two (three) row groups
+        assert sum(lo <= rid <= hi for lo, hi in bounds) <= -(-run_ids.count(rid) // 64) + 1
+    column = meta.row_group(0).column(at)
+    assert column.has_column_index and column.has_offset_index, "page index written"
+    assert not meta.row_group(0).column(parquet.schema_arrow.names.index("value")).is_stats_set, "statistics on the key only"
+    (tmp_path / "again").mkdir()
+    assert keyed_file(sd, catalog, "fct_samples", "run_id", tmp_path / "again").read_bytes() == path.read_bytes(), "same rows, same bytes"
 
 
-def test_archive_members_are_also_in_frameworks_cache(warehouse, tmp_path, monkeypatch):
-    sd, _, ids = warehouse
+def test_run_marts_index_names_keys_columns_and_rows(warehouse):
+    sd, _, _ = warehouse
+    rp = importlib.import_module("_run_parquet")
+    con = sd.connect()
+    index = rp.run_marts_index(con, sd.marts(con))
+    con.close()
+    marts = {m["name"]: m for m in index["marts"]}
+    assert set(marts) == {"dim_runs", "dim_hosts", "fct_samples"}
+    assert (marts["fct_samples"]["key"], marts["fct_samples"]["rows"]) == ("run_id", 370)
+    assert marts["dim_hosts"]["key"] == "host_id"
+    assert [c["name"] for c in marts["dim_runs"]["columns"]] == ["run_id", "host_id", "started_at", "source_kind"]
+    assert index["dims"]["dim_hosts"] == {"key": "host_id", "sources": ["host_id"]}
+    assert index["run_row_limit"] == sd.RUN_ROW_LIMIT
+
+
+def test_the_build_writes_no_file_per_run(warehouse, tmp_path):
+    """No loader writes a member per run and no dynamic path names a run: the run page reads the
+    marts' Parquet files by range. (The old build wrote data/runs/<slug>.json for every run.)"""
+    sd, path, ids = warehouse
+    site = tmp_path / "site"
+    import shutil
+
+    shutil.copytree(DATA, site / "data", ignore=shutil.ignore_patterns("__pycache__"))
+    env = {**os.environ, "IOPSCOPE_WAREHOUSE": str(path)}
+    names = []
+    for loader in sorted((site / "data").glob("*.py")):
+        if loader.name.startswith("_"):
+            continue
+        done = subprocess.run([sys.executable, str(loader)], env=env, capture_output=True, check=True, cwd=ROOT)
+        if loader.name.endswith(".zip.py"):
+            with zipfile.ZipFile(io.BytesIO(done.stdout)) as archive:
+                names += [f"{loader.name[:-7]}/{n}" for n in archive.namelist()]
+        else:
+            names.append(loader.name[:-3])
+    paths = json.loads(subprocess.run([sys.executable, str(DATA / "_paths.py")], env=env, capture_output=True, check=True).stdout)
+    slugs = {sd.run_slug(r) for r in ids} | set(ids)
+    for name in names + paths:
+        assert not any(s in name for s in slugs), f"{name} is a file per run"
+    assert "marts/fct_samples.parquet" in names and "/data/marts/fct_samples.parquet" in paths
+
+
+def test_archive_members_are_also_in_frameworks_cache(tmp_path, monkeypatch):
+    monkeypatch.syspath_prepend(str(DATA))
+    sd = importlib.import_module("_sitedata")
     site = tmp_path / "site"
     (site / "data").mkdir(parents=True)
-    loader = site / "data" / "runs.zip.py"
+    loader = site / "data" / "marts.zip.py"
     loader.write_text("")
-    out = tmp_path / "runs.zip"
+    big = tmp_path / "big.csv"
+    big.write_bytes(b"x,y\n" * 300_000)
+    members = [("a.json", b'{"a":1}'), ("big.csv", big), ("sub/c.json", b"[]")]
+    out = tmp_path / "marts.zip"
     with out.open("wb") as stdout:
         monkeypatch.setattr(sys, "stdout", type("S", (), {"buffer": stdout, "flush": lambda self: None})())
-        con = sd.connect()
-        bundles = sd.run_bundles(con, sd.marts(con))
-        sd.write_zip_stream_cached(((f"{sd.run_slug(r)}.json", sd.json_bytes(b)) for r, b in bundles), str(loader))
-        con.close()
-    cache = site / ".observablehq" / "cache" / "data" / "runs"
+        sd.write_zip_stream_cached(iter(members), str(loader))
+    cache = site / ".observablehq" / "cache" / "data" / "marts"
     with zipfile.ZipFile(out) as archive:
-        names = sorted(archive.namelist())
-        assert names == sorted(f"{sd.run_slug(r)}.json" for r in ids)
-        for name in names:
+        assert sorted(archive.namelist()) == ["a.json", "big.csv", "sub/c.json"]
+        for name in archive.namelist():
             assert (cache / name).read_bytes() == archive.read(name)
-    assert not [p for p in cache.iterdir() if p.name.startswith(".")], "no temporary file left"
-    assert "run-" in " ".join(names)  # the unsafe id got a hashed slug
+    assert not [p for p in cache.rglob(".*")], "no temporary file left"
 
 
 def test_big_marts_are_left_out_of_the_browser_database(warehouse, tmp_path):
@@ -121,15 +183,19 @@ def test_download_formats_drop_csv_above_the_limit(warehouse, monkeypatch):
     monkeypatch.setattr(sd, "CSV_MAX_ROWS", 100)
     assert sd.download_formats(con, "fct_samples") == ("parquet",)
     assert sd.download_formats(con, "dim_runs") == ("csv", "parquet")
+    monkeypatch.setattr(sd, "CSV_MAX_ROWS", 1000)
+    monkeypatch.setattr(sd, "CSV_MAX_VALUES", 1000)  # fct_samples: 370 rows x 4 columns
+    assert sd.download_formats(con, "fct_samples") == ("parquet",)
+    assert sd.download_formats(con, "dim_runs") == ("csv", "parquet")  # 7 x 4
     con.close()
 
 
-def test_paths_lists_run_bundles_and_fails_loudly(warehouse, tmp_path):
+def test_paths_lists_downloads_and_fails_loudly(warehouse, tmp_path):
     sd, path, ids = warehouse
     env = {**os.environ, "IOPSCOPE_WAREHOUSE": str(path)}
     done = subprocess.run([sys.executable, str(DATA / "_paths.py")], env=env, capture_output=True, text=True, check=True)
     paths = json.loads(done.stdout)
-    assert sorted(p for p in paths if p.startswith("/data/runs/")) == sorted(f"/data/runs/{sd.run_slug(r)}.json" for r in ids)
+    assert not [p for p in paths if p.startswith("/data/runs/")], "no file per run"
     assert not [p for p in paths if p.startswith("/runs/")], "no page per run"
     assert "/data/marts/fct_samples.parquet" in paths
     broken = tmp_path / "broken.duckdb"

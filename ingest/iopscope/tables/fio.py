@@ -81,6 +81,14 @@ TABLES = {
             ("ctx_switches", "int64", ""),
             ("major_faults", "int64", ""),
             ("minor_faults", "int64", ""),
+            ("tool", "string", "Program that measured: fio | iometer | sysbench (fileio) (null: fio, files ingested before "
+             "the column existed)"),
+            ("random_pct", "float64", "Iometer: % random of the access specification (fio states it through rw)"),
+            ("result_level", "string", "Iometer: ALL | MANAGER | WORKER | TARGET (the row's level of the results tree)"),
+            ("target_name", "string", "Iometer: the manager, worker or target (disk) the row describes"),
+            ("is_breakdown", "bool", "Iometer: a per-manager, worker or target row whose sums the whole-test row "
+             "already holds (count only rows where this is not true)"),
+            ("cpu_util_pct", "float64", "Iometer: % CPU Utilization (all CPUs of the managers, total)"),
         ),
     ),
     "fio_percentiles": Table(

@@ -41,7 +41,7 @@ def _per_type_percentiles() -> tuple:
     return tuple(specs)
 
 
-KIT_COLUMN = ("kit", "string", "TPC-C kit that wrote the file: tpcc-mysql | go-tpc (null: tpcc-mysql, "
+KIT_COLUMN = ("kit", "string", "TPC-C kit that wrote the file: tpcc-mysql | go-tpc | hammerdb (null: tpcc-mysql, "
                                "files ingested before the column existed)")
 
 
@@ -98,6 +98,10 @@ TABLES = {
             ("extra_fields_json", "string", "Fork-only 'label: value' lines outside the upstream layout, as JSON"),
             ("efficiency_pct", "float64", "go-tpc: the 'efficiency' printed after tpmC (tpmC over 12.86 x warehouses)"),
             ("error_txn_count", "int64", "go-tpc: transactions that failed (sum of the *_ERR summary counts)"),
+            ("engine_tpm_printed", "float64",
+             "HammerDB: TPM, the database engine's own commits + rollbacks per minute. Engine-specific: "
+             "never compared across engines (tpmc_printed holds the NOPM)"),
+            ("engine_tpm_name", "string", "HammerDB: the engine TPM is counted by (MySQL, PostgreSQL, SQL Server ...)"),
         ),
     ),
     "tpcc_intervals": Table(
@@ -154,6 +158,9 @@ TABLES = {
             ("p999_ms", "float64", "go-tpc: 99.9th percentile"),
             ("failure_avg_rt_ms", "float64", "go-tpc: Avg(ms) of the type's _ERR line (failed transactions)"),
             ("failure_max_rt_ms", "float64", "go-tpc: Max(ms) of the type's _ERR line"),
+            ("min_rt_ms", "float64", "HammerDB time profile: MIN, fastest call"),
+            ("time_share_pct", "float64",
+             "HammerDB time profile: RATIO, share of the virtual users' elapsed time spent in this transaction"),
         ),
     ),
 }

@@ -1,0 +1,94 @@
+"""Marts as Parquet files a page reads one run of with HTTP range requests.
+
+The run page (src/components/run-bundle.js) needs one run's rows of each mart that has a
+``run_id`` (and the host, device, configuration, study and profile rows they name). Instead of a
+JSON file per run written at build, each such mart is written ONCE, as the Parquet file the Data
+page offers for download (``data/marts/<mart>.parquet``), laid out so that a reader finds one
+run's rows without reading the rest:
+
+* sorted by the mart's key (``run_id``; for the dimensions, the id the runs name), then by the
+  columns that order a run's samples in time, so a run's rows are contiguous;
+* row groups of ``ROW_GROUP_ROWS`` rows with min/max statistics of the key, so a reader skips
+  every row group whose key range cannot hold the run (statistics only on the key: each column
+  chunk's statistics cost ~50 footer bytes, and every run page reads the footer);
+* the page index (column index + offset index) with pages of at most ``PAGE_ROWS`` rows, so in
+  the row group that holds the run the reader fetches only the pages that hold it;
+* dictionaries only for text columns and at most ``DICTIONARY_PAGE_BYTES`` each (a reader must
+  fetch a column's whole dictionary before any page of it: unique ids and measurements are
+  better left plain), zstd-compressed (the browser inflates it with fzstd).
+
+The same rows in the same order give the same bytes (no timestamps are written).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import _sitedata as sd
+
+ROW_GROUP_ROWS = 262_144
+PAGE_ROWS = 1_024
+DICTIONARY_PAGE_BYTES = 16_384
+# Columns that order a run's rows in time (or along a histogram), after the key: the samples of
+# a run then lie in the order the charts draw them, which also compresses best.
+_ORDER_FIRST = re.compile(r"(_at|_index|elapsed_s|time_s|time_ms|_ns|_us)$")
+
+
+def key_of(catalog: dict, name: str) -> str | None:
+    """The column a page looks rows of ``name`` up by: ``run_id``, or the id a run's rows name
+    for the dimensions of ``sd.DIM_KEYS``; None for marts no page reads by key."""
+    if sd.has_column(catalog, name, "run_id"):
+        return "run_id"
+    if name in sd.DIM_KEYS and sd.has_column(catalog, name, sd.DIM_KEYS[name][0]):
+        return sd.DIM_KEYS[name][0]
+    return None
+
+
+def sort_columns(catalog: dict, name: str, key: str) -> list[str]:
+    """Key first, then the time-like columns, then every other column in table order (a total
+    order, so the file does not depend on how the warehouse happens to store the rows)."""
+    columns = [c["name"] for c in catalog[name]["columns"]]
+    timelike = [c for c in columns if c != key and _ORDER_FIRST.search(c)]
+    rest = [c for c in columns if c != key and c not in timelike]
+    return [key, *timelike, *rest]
+
+
+def write_keyed_parquet(con, catalog: dict, name: str, key: str, folder: Path) -> Path:
+    """Write mart ``name`` sorted and row-grouped by ``key`` into ``folder/<name>.parquet``;
+    streamed in record batches, so memory holds one batch, not the mart."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    order = ", ".join(f"{sd.quote_ident(c)} asc nulls last" for c in sort_columns(catalog, name, key))
+    # a cursor of its own: the streamed result must not meet a caller's unfinished one
+    cursor = con.cursor()
+    reader = cursor.sql(f"select * from {sd.MARTS_SCHEMA}.{sd.quote_ident(name)} order by {order}").to_arrow_reader(65_536)
+    schema = reader.schema
+    text = [f.name for f in schema if pa.types.is_string(f.type) or pa.types.is_large_string(f.type)]
+    out = Path(folder) / f"{name}.parquet"
+    with pq.ParquetWriter(out, schema, compression="zstd", write_statistics=[key], write_page_index=True,
+                          max_rows_per_page=PAGE_ROWS, use_dictionary=text or False,
+                          dictionary_pagesize_limit=DICTIONARY_PAGE_BYTES, store_schema=False,
+                          sorting_columns=[pq.SortingColumn(schema.names.index(key))]) as writer:
+        for batch in reader:
+            writer.write_batch(batch, row_group_size=ROW_GROUP_ROWS)
+    cursor.close()
+    return out
+
+
+def run_marts_index(con, catalog: dict) -> dict:
+    """What the run page needs to know before reading: the marts it reads by key (name, key
+    column, columns and types, row count: a file whose footer disagrees was replaced by another
+    build), which
+    dimensions a run's rows point to, and the row cap per mart for the browser."""
+    marts = []
+    for name in catalog:
+        key = key_of(catalog, name)
+        if key is None:
+            continue
+        (rows,) = con.execute(f"select count(*) from {sd.MARTS_SCHEMA}.{sd.quote_ident(name)}").fetchone()
+        columns = [{"name": c["name"], "type": c["type"]} for c in catalog[name]["columns"]]
+        marts.append({"name": name, "key": key, "rows": rows, "columns": columns})
+    dims = {name: {"key": key, "sources": list(sources)} for name, (key, sources) in sd.DIM_KEYS.items()}
+    return {"marts": marts, "dims": dims, "run_row_limit": sd.RUN_ROW_LIMIT}

@@ -1,0 +1,151 @@
+"""Lake compaction (compaction.py, packs.py): fewer files, the same rows, the same guarantees.
+
+Every check compares what a reader's glob (`<table>/*/*.parquet`, as the dbt sources read it)
+returns from a compacted lake with what it returns from a lake of per-run parts built from the
+same raw tree: row for row, duplicates counted. Changes after compaction (a run added, changed,
+deleted), auto-compaction past the threshold, and writers killed inside a compaction (before
+its commit, between commit and clean-up) must all converge to those rows.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import shutil
+from pathlib import Path
+
+import duckdb
+import pytest
+
+from conftest import ROOT
+from iopscope import compaction, packs, pipeline, tables
+from iopscope.ingest import Ingestor
+from iopscope.lake import Lake
+from iopscope.paths import Paths
+from test_dbt_incremental import _change_raw
+
+
+def _rows_differ(left: Path, right: Path) -> dict[str, int]:
+    """Per table, rows in one lake and not the other (EXCEPT ALL both ways); {} when equal."""
+    con = duckdb.connect()
+    out = {}
+    for table in tables.ALL:
+        def q(lake, table=table):
+            return (f"select * from read_parquet('{lake}/{table}/*/*.parquet', hive_partitioning = true, "
+                    "union_by_name = true)")
+        n = con.execute(f"select (select count(*) from ({q(left)} except all {q(right)}))"
+                        f" + (select count(*) from ({q(right)} except all {q(left)}))").fetchone()[0]
+        if n:
+            out[table] = n
+    return out
+
+
+def _parquet_files(lake: Path) -> list[Path]:
+    return sorted(p for table in tables.ALL for p in (lake / table).glob("*/*.parquet"))
+
+
+def _packs_match_state(lake: Path) -> None:
+    """Every pack holds exactly the runs the state places in it, and no packed run has parts."""
+    state = Lake(lake).load_state()
+    for path in _parquet_files(lake):
+        pack_id = packs.pack_id_of(path.name)
+        if pack_id:
+            held = {key for key, _, _ in packs.read_index(path)}
+            placed = {k for k, e in state["runs"].items() if e.get("pack") == pack_id and path.parent.name.endswith(
+                "=" + e["dir"].split("/", 1)[0])}
+            assert held <= placed and held, (path, held - placed)
+        elif path.name.startswith("run-"):
+            entry = state["runs"][path.name[4:-8]]
+            assert not entry.get("pack"), f"{path} beside the pack of its run"
+
+
+@pytest.fixture()
+def raw(tmp_path, monkeypatch):
+    monkeypatch.setenv("IOPSCOPE_COMPACT_MIN_RUNS", "0")   # compaction only where a test asks
+    raw = tmp_path / "raw"
+    shutil.copytree(ROOT / "data" / "raw", raw)
+    return raw
+
+
+def _compact(lake: Path) -> compaction.CompactReport:
+    return pipeline.compact(Paths(root=ROOT, raw=lake, lake=lake, warehouse=lake / "w.duckdb", dist=lake))
+
+
+def test_compaction_keeps_every_row_in_a_few_files(raw, tmp_path):
+    loose, packed = tmp_path / "loose", tmp_path / "packed"
+    assert not Ingestor(raw, loose).run().failed
+    shutil.copytree(loose, packed)
+    report = _compact(packed)
+    assert report.runs_packed == 62 and set(report.collections) == {"measured", "published"}
+    assert _rows_differ(loose, packed) == {}
+    files = _parquet_files(packed)
+    assert len(_parquet_files(loose)) > 500
+    # one schema file per table, and one pack per table and collection with rows
+    assert len(files) <= 3 * len(tables.ALL) and not [p for p in files if p.name.startswith("run-")]
+    _packs_match_state(packed)
+    # compacting again changes nothing; a re-ingest finds every run unchanged
+    before = {p: hashlib.sha256(p.read_bytes()).hexdigest() for p in _parquet_files(packed)}
+    assert _compact(packed).packs_written == 0
+    report = Ingestor(raw, packed).run()
+    assert report.runs_unchanged == 62 and report.runs_ingested == 0
+    assert {p: hashlib.sha256(p.read_bytes()).hexdigest() for p in _parquet_files(packed)} == before
+
+
+def test_runs_added_changed_and_deleted_after_compaction(raw, tmp_path):
+    lake = tmp_path / "lake"
+    assert not Ingestor(raw, lake).run().failed
+    _compact(lake)
+    _change_raw(raw)   # one run added, one changed (both packed), one deleted
+    report = Ingestor(raw, lake).run()
+    assert report.runs_ingested == 2 and report.runs_removed == 1
+    assert report.compaction.runs_evicted >= 2   # the changed and the deleted run left the pack
+    _packs_match_state(lake)
+    fresh = tmp_path / "fresh"
+    assert not Ingestor(raw, fresh).run().failed
+    assert _rows_differ(lake, fresh) == {}
+    _compact(lake)                                 # and packed again: still the same rows
+    _packs_match_state(lake)
+    assert _rows_differ(lake, fresh) == {}
+    assert not [p for p in _parquet_files(lake) if p.name.startswith("run-")]
+
+
+def test_ingest_compacts_a_collection_past_the_threshold(raw, tmp_path, monkeypatch):
+    monkeypatch.setenv("IOPSCOPE_COMPACT_MIN_RUNS", "20")
+    lake = tmp_path / "lake"
+    report = Ingestor(raw, lake).run()
+    # 61 measured runs are packed, the one published run (under the threshold) is not
+    assert report.compaction.collections == ["measured"] and report.compaction.runs_packed == 61
+    loose = tmp_path / "loose"
+    monkeypatch.setenv("IOPSCOPE_COMPACT_MIN_RUNS", "0")
+    Ingestor(raw, loose).run()
+    assert _rows_differ(lake, loose) == {}
+    _packs_match_state(lake)
+
+
+class _Killed(BaseException):
+    """Stands for a SIGKILL: nothing after it runs (not even except-Exception handlers)."""
+
+
+@pytest.mark.parametrize("where", ["before the commit", "after the commit"])
+def test_a_compaction_killed_midway_converges(raw, tmp_path, monkeypatch, where):
+    reference, lake = tmp_path / "reference", tmp_path / "lake"
+    Ingestor(raw, reference).run()
+    Ingestor(raw, lake).run()
+    if where == "before the commit":   # packs written and renamed into place, not yet recorded
+        monkeypatch.setattr(Lake, "record_pack", lambda *a, **k: (_ for _ in ()).throw(_Killed()))
+    else:                              # recorded, the parts it replaces not yet removed
+        monkeypatch.setattr(compaction, "_unlink", lambda path: (_ for _ in ()).throw(_Killed()))
+    with pytest.raises(_Killed):
+        _compact(lake)
+    monkeypatch.undo()
+    monkeypatch.setenv("IOPSCOPE_COMPACT_MIN_RUNS", "0")
+    assert _rows_differ(lake, reference) != {}, "the kill left rows twice on disk (else this test tests nothing)"
+    # a warehouse build repairs first, so dbt never reads those rows twice ...
+    paths = Paths(root=ROOT, raw=raw, lake=lake, warehouse=tmp_path / "w.duckdb", dist=tmp_path)
+    pipeline.repair_lake_if_needed(paths)
+    assert _rows_differ(lake, reference) == {}
+    _packs_match_state(lake)
+    # ... and the next compaction and ingest go on from there
+    _compact(lake)
+    assert not Ingestor(raw, lake).run().failed
+    assert _rows_differ(lake, reference) == {}
+    assert not list((lake / ".staging").iterdir())   # no temp file, no mark of a writer that died
