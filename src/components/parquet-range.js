@@ -13,6 +13,9 @@ import {decompress as zstdDecompress} from "fzstd";
 const TAIL_BYTES = 128 * 1024;
 // Slices asked for together and at most this far apart are fetched as one range.
 const MERGE_GAP = 64 * 1024;
+// A file at most this big is fetched whole after its tail (one more request): reading it by
+// pages would cost more requests and re-read bytes than it saves.
+const WHOLE_BELOW = 1024 * 1024;
 
 const compressors = {ZSTD: (input, outputLength) => zstdDecompress(input, new Uint8Array(outputLength))};
 
@@ -67,6 +70,19 @@ export async function openRangeFile(url, {fetchImpl = fetch, tailBytes = TAIL_BY
     if (!range) throw new Error(`${url}: a 206 answer without a readable Content-Range`);
     byteLength = range.size;
     tail = {start: range.first, bytes: first.bytes};
+    if (tail.start > 0 && byteLength <= WHOLE_BELOW) {
+      const head = await get(`bytes=0-${tail.start - 1}`);
+      if (head.response.status === 200) {
+        whole = head.bytes;
+      } else {
+        const joined = new Uint8Array(byteLength);
+        joined.set(new Uint8Array(head.bytes), 0);
+        joined.set(new Uint8Array(tail.bytes), tail.start);
+        whole = joined.buffer;
+      }
+    } else if (tail.start === 0) {
+      whole = tail.bytes;
+    }
   }
 
   let pending = [];

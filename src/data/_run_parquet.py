@@ -61,7 +61,9 @@ def write_keyed_parquet(con, catalog: dict, name: str, key: str, folder: Path) -
     import pyarrow.parquet as pq
 
     order = ", ".join(f"{sd.quote_ident(c)} asc nulls last" for c in sort_columns(catalog, name, key))
-    reader = con.sql(f"select * from {sd.MARTS_SCHEMA}.{sd.quote_ident(name)} order by {order}").to_arrow_reader(65_536)
+    # a cursor of its own: the streamed result must not meet a caller's unfinished one
+    cursor = con.cursor()
+    reader = cursor.sql(f"select * from {sd.MARTS_SCHEMA}.{sd.quote_ident(name)} order by {order}").to_arrow_reader(65_536)
     schema = reader.schema
     text = [f.name for f in schema if pa.types.is_string(f.type) or pa.types.is_large_string(f.type)]
     out = Path(folder) / f"{name}.parquet"
@@ -71,6 +73,7 @@ def write_keyed_parquet(con, catalog: dict, name: str, key: str, folder: Path) -
                           sorting_columns=[pq.SortingColumn(schema.names.index(key))]) as writer:
         for batch in reader:
             writer.write_batch(batch, row_group_size=ROW_GROUP_ROWS)
+    cursor.close()
     return out
 
 

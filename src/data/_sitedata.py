@@ -435,17 +435,23 @@ def write_zip_stream_cached(members, loader_file: str) -> None:
     write_zip_stream(cached())
 
 
-# Above this many rows a mart is offered as Parquet only: the sample marts' CSVs run at 350-600
-# bytes a row (86-156 MB each at 1,000 runs, gigabytes at 10,000) and Parquet holds the same rows
-# in a tenth. Every per-run and per-result mart stays below it up to ~10,000 runs.
+# Above this many rows, or this many values (rows x columns), a mart is offered as Parquet only:
+# the sample marts' CSVs run at 350-600 bytes a row (86-156 MB each at 1,000 runs, gigabytes at
+# 10,000), and a wide mart under the row limit can be as big (fct_condition_quotients, 52
+# columns: 85 MB at 1,000 runs); Parquet holds the same rows in a tenth or less. A CSV of at most
+# 1,000,000 values is at most ~20 MB.
 CSV_MAX_ROWS = 100_000
+CSV_MAX_VALUES = 1_000_000
 
 
 def download_formats(con, name: str) -> tuple[str, ...]:
     """The download formats the site offers for one mart: ("csv", "parquet"), or ("parquet",)
-    above ``CSV_MAX_ROWS`` rows (the CLI exports any mart in full: see docs/site.md)."""
+    above ``CSV_MAX_ROWS`` rows or ``CSV_MAX_VALUES`` values (the CLI exports any mart in full:
+    see docs/site.md)."""
     (rows,) = con.execute(f"select count(*) from {MARTS_SCHEMA}.{quote_ident(name)}").fetchone()
-    return ("parquet",) if rows > CSV_MAX_ROWS else ("csv", "parquet")
+    (columns,) = con.execute("select count(*) from duckdb_columns() where schema_name = ? and table_name = ?",
+                             [MARTS_SCHEMA, name]).fetchone()
+    return ("parquet",) if rows > CSV_MAX_ROWS or rows * columns > CSV_MAX_VALUES else ("csv", "parquet")
 
 
 # The SQL console loads the site database into the browser's memory (DuckDB-WASM): marts above

@@ -26,9 +26,10 @@ sd.write_json({
     "tables": tables,
     "missing": [name for name in sd.KNOWN_MARTS if name not in catalog],
     "runs": runs,
-    # Marts the SQL console's database (data/warehouse.duckdb[.gz]) holds empty: too many rows
+    # Marts the SQL console's database (data/warehouse.duckdb.gz) holds empty: too many rows
     # for the browser (_sitedata.write_site_database_for_browser uses the same rule).
     "site_database_max_rows": sd.SITE_DB_MAX_ROWS,
-    "csv_max_rows": sd.CSV_MAX_ROWS,  # larger marts are downloadable as Parquet only
+    "csv_max_rows": sd.CSV_MAX_ROWS,  # larger marts are downloadable as Parquet only,
+    "csv_max_values": sd.CSV_MAX_VALUES,  # and so are marts of more values (rows x columns)
     "site_database_left_out": [t["name"] for t in tables if t["rows"] > sd.SITE_DB_MAX_ROWS],
 })

@@ -8,7 +8,8 @@
 #                   Parquet files below, read by range. A page mart not built yet gets
 #                   {"exists": false}, so pages explain the gap instead of failing the build
 #   <mart>.csv      CSV download (header row, UTF-8)        } every mart that exists (CSV only up
-#                                                            } to sd.CSV_MAX_ROWS rows);
+#                                                            } to sd.CSV_MAX_ROWS rows and
+#                                                            } sd.CSV_MAX_VALUES values);
 #   <mart>.parquet  Parquet download (zstd)                 } listed in dynamicPaths
 # The marts a run page reads (those with a run_id, and the dimensions its rows name) are written
 # sorted and row-grouped by that key, with a page index (src/data/_run_parquet.py): the run page

@@ -1,6 +1,7 @@
-# Data loader: warehouse.duckdb gzipped, for the SQL console. DuckDB files are mostly empty
-# blocks: ~4 MB compress to ~0.1 MB, and the browser inflates them with DecompressionStream.
-# Same content as warehouse.duckdb (big per-sample marts left empty, so DuckDB-WASM can hold it).
+# Data loader: the marts as a DuckDB file, gzipped: the SQL console's database and the Data page's
+# download (the only copy the site ships; the uncompressed twin was 3x its size). DuckDB files
+# are mostly empty blocks: ~4 MB compress to ~0.1 MB, and the browser inflates them with
+# DecompressionStream. Big per-sample marts are left empty, so DuckDB-WASM can hold it.
 import gzip
 import os
 import sys

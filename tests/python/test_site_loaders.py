@@ -52,6 +52,7 @@ def keyed_file(sd, catalog, name, key, folder):
     rp = importlib.import_module("_run_parquet")
     con = sd.connect()
     try:
+        con.execute("select count(*) from marts.dim_runs").fetchone()  # left unfinished, as loaders do
         return rp.write_keyed_parquet(con, catalog, name, key, folder)
     finally:
         con.close()
@@ -179,6 +180,10 @@ def test_download_formats_drop_csv_above_the_limit(warehouse, monkeypatch):
     monkeypatch.setattr(sd, "CSV_MAX_ROWS", 100)
     assert sd.download_formats(con, "fct_samples") == ("parquet",)
     assert sd.download_formats(con, "dim_runs") == ("csv", "parquet")
+    monkeypatch.setattr(sd, "CSV_MAX_ROWS", 1000)
+    monkeypatch.setattr(sd, "CSV_MAX_VALUES", 1000)  # fct_samples: 370 rows x 4 columns
+    assert sd.download_formats(con, "fct_samples") == ("parquet",)
+    assert sd.download_formats(con, "dim_runs") == ("csv", "parquet")  # 7 x 4
     con.close()
 
 
