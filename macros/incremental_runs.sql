@@ -21,6 +21,9 @@
 {% macro runs_to_build(run_id_column) -%}
     {%- if not is_incremental() or not execute -%}
     (1 = 1)
+    {%- elif model.resource_type == 'unit_test' -%}
+    {#- a unit test's inputs are CTEs of its own query, which run_query cannot see -#}
+    {{ run_id_column }} in ({{ runs_to_build_query() }})
     {%- else -%}
         {%- set runs = run_query(runs_to_build_query()).columns[0].values() -%}
         {%- if runs | length == 0 -%}

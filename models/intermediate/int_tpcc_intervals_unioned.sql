@@ -6,18 +6,22 @@
 -- samples, is in the window but not a steady-state sample.
 --   new_order_per_min = New-Order count x 60 / interval_s
 --   total_txn_per_min = count of all five types x 60 / interval_s
--- Materialized as a table: several models and tests read it, a view would recompute the chain.
-{{ config(materialized='table') }}
+-- Incremental by run (dbt_project.yml, macros/incremental_runs.sql): several models and tests
+-- read it, and an update rebuilds only new and changed runs. A published series is one study's
+-- chart in one run folder, so its rows, like a measured run's, depend on that run alone.
+-- depends_on: {{ ref('int_run_fingerprints') }}
 
 with published as (
 
     select * from {{ ref('stg_lake__published_tpcc_timeseries') }}
+    where {{ runs_to_build('run_id') }}
 
 ),
 
 measured as (
 
     select * from {{ ref('stg_lake__tpcc_intervals') }}
+    where {{ runs_to_build('run_id') }}
 
 ),
 
@@ -130,12 +134,20 @@ unioned as (
 
 ),
 
+fingerprints as (
+
+    select run_id, run_fingerprint from {{ ref('int_run_fingerprints') }}
+
+),
+
 final as (
 
     select
         {{ surrogate_key(['tpcc_series_id', 'elapsed_s', 'provenance']) }} as tpcc_interval_id,
-        unioned.*
+        unioned.*,
+        fingerprints.run_fingerprint
     from unioned
+    left join fingerprints on unioned.run_id = fingerprints.run_id
 
 )
 

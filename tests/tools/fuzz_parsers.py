@@ -63,6 +63,8 @@ SEEDS = {
     "fio_jobfile": [("fio", "*.fio"), ("fio", "*.job")],
     "tpcc_mysql": [("tpcc-mysql", "*")],
     "go_tpc": [("go-tpc", "*.txt")],
+    "diskspd_xml": [("diskspd", "*.xml")],
+    "sysbench": [("sysbench", "*.txt")],
     "iometer": [("iometer", "*.csv")],
     "hammerdb": [("hammerdb", "*.log"), ("hammerdb", "*.txt"), ("hammerdb", "*.json")],
     "published_reference": [(ROOT / "data" / "raw" / "published", "*.csv")],  # (absolute: no fixtures)

@@ -81,7 +81,8 @@ TABLES = {
             ("ctx_switches", "int64", ""),
             ("major_faults", "int64", ""),
             ("minor_faults", "int64", ""),
-            ("tool", "string", "Program that measured: fio | iometer (null: fio, files ingested before the column existed)"),
+            ("tool", "string", "Program that measured: fio | iometer | sysbench (fileio) (null: fio, files ingested before "
+             "the column existed)"),
             ("random_pct", "float64", "Iometer: % random of the access specification (fio states it through rw)"),
             ("result_level", "string", "Iometer: ALL | MANAGER | WORKER | TARGET (the row's level of the results tree)"),
             ("target_name", "string", "Iometer: the manager, worker or target (disk) the row describes"),
