@@ -174,7 +174,9 @@ function charts(bundle, deviceLabel) {
 
   const tx = bundleRows(bundle, "fct_tpcc_tx_summaries");
   if (tx.length) {
-    block("run-tx", "TPC-C transactions (tpcc-mysql summary)", el("div", {class: "table-scroll"}, table(tx,
+    // The kit that printed the summary (tpcc-mysql, go-tpc, HammerDB...), not one kit's name for all
+    const kits = [...new Set(bundleRows(bundle, "fct_tpcc_results").map((r) => r.kit).filter(Boolean))];
+    block("run-tx", `TPC-C transactions (${kits.length ? kits.join(", ") : "the kit's"} summary)`, el("div", {class: "table-scroll"}, table(tx,
       [["connections", "connections", {num: true}], ["tx_type", "transaction"], ["success_count", "succeeded", {num: true}],
        ["late_count", "late", {num: true}], ["failure_count", "failed", {num: true}], ["per_min", "per minute", {num: true}],
        ["mix_share_pct", "mix share (%)", {num: true}], ["rt90_ms", "90th pct response (ms)", {num: true}],
