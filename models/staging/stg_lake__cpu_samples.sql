@@ -8,8 +8,7 @@ with source as (
 renamed as (
 
     select
-        {{ dbt.hash(dbt.concat(["source_path", "'|'", "source_block", "'|'",
-                                "cast(sample_index as " ~ dbt.type_string() ~ ")", "'|'", "cpu"])) }} as cpu_sample_id,
+        {{ surrogate_key(['source_path', 'source_block', 'sample_index', 'cpu']) }} as cpu_sample_id,
         run_id,
         source_path,
         tool_version as sysstat_version,

@@ -10,12 +10,8 @@ renamed as (
     select
         -- Keyed by the file's path, not its content hash: two runs holding byte-identical
         -- fio output (a copied run folder) must not share ids.
-        {{ dbt.hash(dbt.concat(["source_path", "'|'", "cast(doc_index as " ~ dbt.type_string() ~ ")",
-                                "'|'", "cast(job_index as " ~ dbt.type_string() ~ ")", "'|'", "direction"])) }}
-            as fio_result_id,
-        {{ dbt.hash(dbt.concat(["source_path", "'|'", "cast(doc_index as " ~ dbt.type_string() ~ ")",
-                                "'|'", "cast(job_index as " ~ dbt.type_string() ~ ")"])) }}
-            as fio_job_id,
+        {{ surrogate_key(['source_path', 'doc_index', 'job_index', 'direction']) }} as fio_result_id,
+        {{ surrogate_key(['source_path', 'doc_index', 'job_index']) }} as fio_job_id,
         run_id,
         collection,
         source_path,

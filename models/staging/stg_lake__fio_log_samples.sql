@@ -8,8 +8,7 @@ with source as (
 renamed as (
 
     select
-        {{ dbt.hash(dbt.concat(["source_path", "'|'", "cast(line as " ~ dbt.type_string() ~ ")"])) }}
-            as fio_log_sample_id,
+        {{ surrogate_key(['source_path', 'line']) }} as fio_log_sample_id,
         run_id,
         source_path,
         log_kind,

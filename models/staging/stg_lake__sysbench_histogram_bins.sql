@@ -8,7 +8,7 @@ with source as (
 renamed as (
 
     select
-        {{ dbt.hash("source_path") }} as sysbench_file_id,
+        {{ surrogate_key(['source_path']) }} as sysbench_file_id,
         run_id,
         source_path,
         bin_index,

@@ -8,7 +8,7 @@ with source as (
 renamed as (
 
     select
-        {{ dbt.hash("source_path") }} as tpcc_file_id,
+        {{ surrogate_key(['source_path']) }} as tpcc_file_id,
         run_id,
         source_path,
         interval_index,
