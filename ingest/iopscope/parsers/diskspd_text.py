@@ -74,6 +74,7 @@ _UNITS = {"": 1, "B": 1, "KiB": 1 << 10, "MiB": 1 << 20, "GiB": 1 << 30, "TiB": 
 _SIZE = re.compile(r"^\s*([0-9.]+)\s*(KiB|MiB|GiB|TiB|B)?\s*$")
 _SECTIONS = {"Total IO": "total", "Read IO": "read", "Write IO": "write"}
 _PERCENTILE_NAMES = {"min": 0.0, "max": 100.0}
+_FILE_SIZE = re.compile(r"\s*\([^()]*\)\s*$")      # "E:\\test.dat (10GiB)": the size DiskSpd adds
 
 
 def detect(head: str, filename: str) -> float:
@@ -136,7 +137,7 @@ def _read_head(lines: list[str], result: ParseResult) -> list[_Profile]:
             profiles[-1].targets.append(_Target(path=value.strip().strip("'")))
         elif key == "number of outstanding I/O operations per thread" and not raw.startswith("\t\t"):
             profiles[-1].depth = number(value, "outstanding I/Os", no, result)
-        elif profiles[-1].targets:
+        elif len(profiles[-1].targets) == 1:           # later targets are only counted (see _profile_columns)
             _target_line(profiles[-1].targets[-1], line, key, value, no, result)
     return profiles
 
@@ -266,6 +267,10 @@ def _read_io_table(lines: list[str], i: int, end: int, direction: str,
     """One of Total / Read / Write IO: per thread and target rows, then ``total:``."""
     header = _cells(lines[i])
     columns = header[1:-1]                            # bytes .. LatStdDev; the file is last
+    # Only what the rows use is converted (rates come from the counts); the Total IO table only
+    # has to be whole.
+    wanted = [] if direction == "total" else [(k, name) for k, name in enumerate(columns)
+                                              if name in ("bytes", "I/Os", "AvgLat")]
     rows: list[TargetCounts] = []
     i += 1
     while i < end:
@@ -273,7 +278,7 @@ def _read_io_table(lines: list[str], i: int, end: int, direction: str,
         if line.startswith("total:"):
             cells = _cells(line.removeprefix("total:"))
             figures = {name: _figure(cells[k] if k < len(cells) else None, name, i + 1, result)
-                       for k, name in enumerate(columns)}
+                       for k, name in wanted}
             return i + 1, (rows, figures)
         if line.startswith("-") or not line.strip():
             i += 1
@@ -281,8 +286,11 @@ def _read_io_table(lines: list[str], i: int, end: int, direction: str,
         cells = line.split("|", len(columns) + 1)
         if len(cells) != len(columns) + 2:
             raise ParseError(f"{direction} IO row has {len(cells)} columns, the header {len(columns) + 2}", i + 1)
-        figures = {name: _figure(cells[k + 1], name, i + 1, result) for k, name in enumerate(columns)}
-        path = re.sub(r"\s*\([^()]*\)\s*$", "", cells[-1].strip())
+        if direction == "total":
+            i += 1
+            continue
+        figures = {name: _figure(cells[k + 1], name, i + 1, result) for k, name in wanted}
+        path = _FILE_SIZE.sub("", cells[-1].strip())
         rows.append(TargetCounts(thread=cells[0].strip(), path=path, direction=direction,
                                  nbytes=figures.get("bytes"), count=figures.get("I/Os"), avg_ms=figures.get("AvgLat")))
         i += 1
@@ -290,8 +298,15 @@ def _read_io_table(lines: list[str], i: int, end: int, direction: str,
 
 
 def _figure(text: str | None, name: str, line: int, result: ParseResult) -> float | None:
-    if text is None or text.strip() == "N/A":
+    if text is None:
         return None
+    try:
+        value = float(text)                           # the common case, without number()'s checks
+        if value - value == 0:                        # finite (nan and inf fail this)
+            return value
+    except ValueError:
+        if text.strip() == "N/A":
+            return None
     return number(text, name, line, result)
 
 
