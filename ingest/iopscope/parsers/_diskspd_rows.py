@@ -28,7 +28,7 @@ def profile_columns(*, write_ratio: float | None, random_pct: float, block: floa
     return {"rw": (("rand" + kind) if random_pct > 0 else kind) if kind else None, "read_pct": read_pct,
             "random_pct": random_pct,
             "block_size_bytes": int(block) if block is not None else None,
-            "block_size": str(int(block)) if block is not None else None,
+            "block_size": _fio_size(int(block)) if block is not None else None,
             "iodepth": int(depth) if depth is not None else None,
             "direct": direct, "filename": path or None}
 
@@ -86,6 +86,15 @@ def add_cpu(result: ParseResult, index: int, ident: str, *, busy: float | None, 
     result.add("cpu_samples", {"sample_index": index, "source_block": "diskspd", "cpu": ident,
                                "is_since_boot": False, "busy_pct": busy, "user_pct": user,
                                "system_pct": system, "idle_pct": idle})
+
+
+def _fio_size(nbytes: int) -> str:
+    """Bytes as fio's job files write a block size (8192 -> "8k"), so the site's condition
+    labels read the same for DiskSpd and fio rows."""
+    for unit, factor in (("m", 1 << 20), ("k", 1 << 10)):
+        if nbytes >= factor and nbytes % factor == 0:
+            return f"{nbytes // factor}{unit}"
+    return str(nbytes)
 
 
 def rates(nbytes: float | None, count: float | None, seconds: float | None) -> dict[str, Any]:
