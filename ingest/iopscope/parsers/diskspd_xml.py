@@ -54,7 +54,7 @@ from iopscope.parsers._diskspd_rows import TOOL, Span, TargetCounts, add_cpu, ad
 from iopscope.parsers.base import ParseError, ParseResult
 
 NAME = "diskspd_xml"
-VERSION = "1.0.0"
+VERSION = "1.0.1"
 __all__ = ["NAME", "VERSION", "TOOL", "detect", "parse"]
 
 
