@@ -19,12 +19,13 @@ export DO_NOT_TRACK := 1
 export OBSERVABLE_TELEMETRY_DISABLE := true
 export PATH := $(CURDIR)/$(BIN):$(PATH)
 
-.PHONY: help deps serve build ingest dbt site test test-python test-js test-dbt test-browser system-deps clean distclean lock spark-deps spark-lock test-spark
+.PHONY: help deps serve build ingest dbt site test lint test-python test-js test-dbt test-browser system-deps clean distclean lock spark-deps spark-lock test-spark
 
 help:
 	@echo "make serve   build everything from data/raw and serve the site on http://127.0.0.1:$(PORT)/"
 	@echo "make test    run every test suite (installs chromium, fio, sysstat when root)"
 	@echo "make build   ingest + dbt build + site build, without serving"
+	@echo "make lint    ruff (Python) and sqlfluff (dbt models); part of make test"
 	@echo "make lock    regenerate requirements.lock after editing pyproject.toml"
 
 # ---------------------------------------------------------------- installs
@@ -100,7 +101,12 @@ serve: build
 # ---------------------------------------------------------------- tests
 
 test: deps system-deps spark-deps
-	@$(MAKE) --no-print-directory test-python test-js test-dbt test-spark test-browser
+	@$(MAKE) --no-print-directory lint test-python test-js test-dbt test-spark test-browser
+
+# Python (ruff: pyproject.toml [tool.ruff]) and the dbt models (sqlfluff: .sqlfluff).
+lint: $(STAMPS)/python
+	$(BIN)/ruff check .
+	$(BIN)/sqlfluff lint models --processes 2
 
 test-python: $(STAMPS)/python
 	$(BIN)/python -m pytest -q -m "not spark" --durations=15

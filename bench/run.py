@@ -907,7 +907,8 @@ def markdown(report: dict[str, Any]) -> str:
     if report.get("formats"):
         out.append("\n## Ingest per format: one large file\n")
         out.append("MB = 10^6 bytes of the raw file. *CPU* rates are per core (user + sys seconds of the "
-                   "process; ingest: the least of 2 runs into fresh lakes). DuckDB writes the same records (CSV for text formats, NDJSON for JSON "
+                   "process; ingest: the least of 2 runs into fresh lakes). DuckDB writes the same records "
+                   "(CSV for text formats, NDJSON for JSON "
                    "formats) to zstd Parquet; ratio = our CPU seconds / DuckDB's (1 thread) for the same "
                    "records. `cat` reads the file from the page cache, `dd` with O_DIRECT from the disk.\n\n")
         rows = []
@@ -919,7 +920,8 @@ def markdown(report: dict[str, Any]) -> str:
                          b["ratio_ingest_vs_duckdb_1t"], b["cat"].get("mb_s"), b["dd_direct"].get("mb_s"),
                          b["ingest"]["max_rss_mib"], b["ingest"]["errors"], (e.get("cut") or {}).get("mb_s_cpu")])
         out.append(_table(["format", "MB", "lines", "records", "parse MB/s CPU", "ingest MB/s CPU", "ingest MB/s wall",
-                           "ingest lines/s CPU", "ingest rec/s CPU", "DuckDB rec/s (1 thr)", "ratio vs DuckDB", "cat MB/s", "dd direct MB/s",
+                           "ingest lines/s CPU", "ingest rec/s CPU", "DuckDB rec/s (1 thr)", "ratio vs DuckDB",
+                           "cat MB/s", "dd direct MB/s",
                            "peak RSS MiB", "errors", "cut at 2/3: ingest MB/s CPU"], rows))
         out.append("\nWhere the ingest CPU goes (large file, seconds of CPU):\n\n")
         rows = []

@@ -71,10 +71,10 @@ def evict(lake: Lake, state: dict[str, Any], targets: Iterable[tuple[str, str]],
     places in it (removed when none is left)."""
     for collection, pack_id in sorted(set(targets)):
         keep = _members(state, pack_id)
-        for name, table in tables.ALL.items():
+        for name in tables.ALL:
             path = lake.pack_path(name, collection, pack_id)
             if path.exists():
-                dropped = packs.rewrite(path, keep, arrow_schema(table), lake.staging)
+                dropped = packs.rewrite(path, keep, lake.staging)
                 report.runs_evicted += dropped
                 report.files_removed += not path.exists()
 
@@ -114,9 +114,13 @@ def compact(lake: Lake, state: dict[str, Any], min_loose: int = 1, collections: 
     runs = state["runs"]
     loose: dict[str, list[str]] = defaultdict(list)
     packed: dict[str, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
+    pinned: set[str] = set()   # packs holding a run that is not packed again now: not merged
     for key, entry in runs.items():
-        if not entry.get("tables"):
-            continue   # no rows anywhere: nothing to pack
+        if not entry.get("tables") or entry.get("files") is None:
+            # no rows anywhere, or to be parsed again (its rows may predate the table's schema)
+            if entry.get("pack"):
+                pinned.add(entry["pack"])
+            continue
         collection = collection_of(entry["dir"])
         if entry.get("pack"):
             packed[collection][entry["pack"]].append(key)
@@ -126,7 +130,7 @@ def compact(lake: Lake, state: dict[str, Any], min_loose: int = 1, collections: 
     for collection in sorted(loose):
         if (wanted is not None and collection not in wanted) or len(loose[collection]) < min_loose:
             continue
-        unfilled = [p for p, keys in packed[collection].items() if len(keys) < PACK_MAX_RUNS]
+        unfilled = [p for p, keys in packed[collection].items() if len(keys) < PACK_MAX_RUNS and p not in pinned]
         merged = min(unfilled, key=lambda p: (len(packed[collection][p]), p)) if unfilled else None
         _compact_collection(lake, state, collection, loose[collection],
                             merged, packed[collection].get(merged, []), report)

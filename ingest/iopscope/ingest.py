@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable
 
 from iopscope import compaction, parsers, tables
-from iopscope.lake import ROOT_COLLECTION, Chunk, ConformError, Lake, collection_of
+from iopscope.lake import Chunk, ConformError, Lake, collection_of
 from iopscope.locks import DEFAULT_WAIT_S
 from iopscope.manifest import MANIFEST_NAMES, Manifest, ManifestError, read_manifest
 from iopscope.parsers import fio_log

@@ -79,7 +79,7 @@ class PackWriter:
         if table.num_rows == 0:
             return
         if not table.schema.equals(self.schema):
-            table = table.select(self.schema.names).cast(self.schema)
+            table = self._conform(table)
         if self._index and self._index[-1][0] == key:
             self._index[-1][2] += table.num_rows
         else:
@@ -89,6 +89,17 @@ class PackWriter:
         self._buffered += table.num_rows
         while self._buffered >= ROW_GROUP_ROWS:
             self._flush(ROW_GROUP_ROWS)
+
+    def _conform(self, table: pa.Table) -> pa.Table:
+        """A part in the pack's column order and types; a column the part lacks (written before
+        the table gained it) is null, as the readers' union_by_name shows it; a column the pack
+        lacks is an error, never dropped."""
+        extra = set(table.column_names) - set(self.schema.names)
+        if extra:
+            raise ValueError(f"{self.path}: rows with column(s) {', '.join(sorted(extra))} the pack does not have")
+        return pa.Table.from_arrays(
+            [table.column(f.name).cast(f.type) if f.name in table.column_names else pa.nulls(table.num_rows, f.type)
+             for f in self.schema], schema=self.schema)
 
     def _flush(self, limit: int | None = None) -> None:
         if not self._buffered:
@@ -125,6 +136,7 @@ class PackReader:
         self.path = path
         self.index = read_index(path)
         self._file = pq.ParquetFile(path)
+        self.schema = self._file.schema_arrow
         self._starts, total = [], 0
         for i in range(self._file.metadata.num_row_groups):
             self._starts.append(total)
@@ -144,7 +156,7 @@ class PackReader:
         return pieces[0] if len(pieces) == 1 else pa.concat_tables(pieces)
 
 
-def rewrite(path: Path, keep: set[str], schema: pa.Schema, staging: Path) -> int:
+def rewrite(path: Path, keep: set[str], staging: Path) -> int:
     """Rewrite the pack with only the runs in ``keep`` (atomically, same name); remove it when
     none is left. Returns the number of runs dropped."""
     index = read_index(path)
@@ -155,7 +167,8 @@ def rewrite(path: Path, keep: set[str], schema: pa.Schema, staging: Path) -> int
         path.unlink(missing_ok=True)
         return len(index)
     reader = PackReader(path)
-    writer = PackWriter(path, schema, staging)
+    # the pack's own columns: it may predate a change of the table (its runs are then re-parsed)
+    writer = PackWriter(path, reader.schema, staging)
     try:
         for key, first, count in kept:
             writer.add(key, reader.rows(first, count))

@@ -9,13 +9,15 @@
 import {parquetMetadataAsync, parquetReadObjects} from "hyparquet";
 import {decompress as zstdDecompress} from "fzstd";
 
-// The footer of the largest per-run mart at 10,000 runs is ~100 KB (src/data/_run_parquet.py).
-const TAIL_BYTES = 128 * 1024;
+// The first request per file: its footer for most marts (8-50 KB at 1,000 runs; the CPU
+// samples' ~100 KB at 10,000 runs take one more request). Every file the run page opens costs
+// this much, so it is kept small.
+const TAIL_BYTES = 64 * 1024;
 // Slices asked for together and at most this far apart are fetched as one range.
 const MERGE_GAP = 64 * 1024;
 // A file at most this big is fetched whole after its tail (one more request): reading it by
 // pages would cost more requests and re-read bytes than it saves.
-const WHOLE_BELOW = 1024 * 1024;
+const WHOLE_BELOW = 256 * 1024;
 
 const compressors = {ZSTD: (input, outputLength) => zstdDecompress(input, new Uint8Array(outputLength))};
 

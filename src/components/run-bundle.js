@@ -30,6 +30,9 @@ const martFile = (name) => {
   return files.get(name);
 };
 
+/** The name of the performance mark made each time a run's rows are read (its detail: the run id). */
+export const RUN_READ_MARK = "iopscope:run-read";
+
 // A few recent bundles stay in memory: pages switching between runs do not fetch twice.
 const KEPT = 8;
 const recent = new Map();
@@ -47,6 +50,9 @@ export async function loadRunBundle(runId, {tables = null} = {}) {
     recent.set(key, kept);
     return kept;
   }
+  // A mark per run read (not per cached answer): which runs a page read is visible to tests and
+  // tools through the Performance API, as the per-run files' requests used to be.
+  performance.mark(RUN_READ_MARK, {detail: String(runId)});
   const loading = runIndex().then((index) => readRunBundle(String(runId), {index, open: martFile, tables}));
   recent.set(key, loading);
   loading.catch(() => recent.delete(key));

@@ -71,8 +71,18 @@ def write_keyed_parquet(con, catalog: dict, name: str, key: str, folder: Path) -
                           max_rows_per_page=PAGE_ROWS, use_dictionary=text or False,
                           dictionary_pagesize_limit=DICTIONARY_PAGE_BYTES, store_schema=False,
                           sorting_columns=[pq.SortingColumn(schema.names.index(key))]) as writer:
+        pending = []  # DuckDB hands out batches of at most 122,880 rows: gather a row group's worth
+        rows = 0
         for batch in reader:
-            writer.write_batch(batch, row_group_size=ROW_GROUP_ROWS)
+            pending.append(batch)
+            rows += batch.num_rows
+            while rows >= ROW_GROUP_ROWS:
+                table = pa.Table.from_batches(pending, schema=schema)
+                writer.write_table(table.slice(0, ROW_GROUP_ROWS), row_group_size=ROW_GROUP_ROWS)
+                rest = table.slice(ROW_GROUP_ROWS)
+                pending, rows = rest.to_batches(), rest.num_rows
+        if rows:
+            writer.write_table(pa.Table.from_batches(pending, schema=schema), row_group_size=ROW_GROUP_ROWS)
     cursor.close()
     return out
 

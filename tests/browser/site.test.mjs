@@ -224,15 +224,12 @@ describe("TPC-C page", () => {
 });
 
 /**
- * Which runs' detail the page has fetched so far: every run of the catalog whose page slug names
- * a resource the page loaded (Resource Timing sees requests made before a listener could).
+ * Which runs' detail the page has read so far: src/components/run-bundle.js marks each run it
+ * reads ("iopscope:run-read", detail: the run id) before fetching its byte ranges.
  */
 function fetchedRuns(page) {
-  return page.evaluate((runs) => {
-    const names = performance.getEntriesByType("resource").map((e) => decodeURIComponent(new URL(e.name).pathname));
-    return runs.filter((r) => names.some((n) => n.endsWith(`/${r.slug}`) || n.includes(`/${r.slug}.`) || n.includes(`/${r.slug}/`)))
-      .map((r) => r.run_id).sort();
-  }, catalog().runs);
+  return page.evaluate(() => [...new Set(performance.getEntriesByType("mark")
+    .filter((m) => m.name === "iopscope:run-read").map((m) => m.detail))].sort());
 }
 
 describe("TPC-C page: detail on demand", () => {

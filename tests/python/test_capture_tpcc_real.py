@@ -86,7 +86,7 @@ def test_real_go_tpc_sweep_has_a_measured_path_length(tmp_path):
     started = time.monotonic()
     rows = sweep_to_warehouse(tmp_path, ["--kit", "go-tpc", "--go-tpc", GO_TPC], "real-go-tpc")
     assert [r[0] for r in rows] == [1, 2, 4]
-    for connections, kit, tpm, cycles_no, cycles_txn, io_no, server, status in rows:
+    for _connections, kit, tpm, cycles_no, cycles_txn, io_no, server, status in rows:
         assert kit == "go-tpc" and status == "complete"
         assert tpm > 0
         assert cycles_no is not None and cycles_no > 0, "no measured CPU path length"

@@ -29,7 +29,7 @@ def _rows_differ(left: Path, right: Path) -> dict[str, int]:
     con = duckdb.connect()
     out = {}
     for table in tables.ALL:
-        def q(lake):
+        def q(lake, table=table):
             return (f"select * from read_parquet('{lake}/{table}/*/*.parquet', hive_partitioning = true, "
                     "union_by_name = true)")
         n = con.execute(f"select (select count(*) from ({q(left)} except all {q(right)}))"
@@ -149,3 +149,27 @@ def test_a_compaction_killed_midway_converges(raw, tmp_path, monkeypatch, where)
     assert not Ingestor(raw, lake).run().failed
     assert _rows_differ(lake, reference) == {}
     assert not list((lake / ".staging").iterdir())   # no temp file, no mark of a writer that died
+
+
+def test_a_pack_takes_older_parts_and_refuses_to_drop_columns(tmp_path):
+    """Rows written before their table gained a column get nulls in it (what the readers'
+    union_by_name shows); rows with a column the pack does not have are an error, never cut."""
+    import pyarrow as pa
+
+    schema = pa.schema([pa.field("run_id", pa.string()), pa.field("value", pa.float64()),
+                        pa.field("added_later", pa.int64())])
+    path = tmp_path / "t" / "collection=c" / packs.file_name("p")
+    writer = packs.PackWriter(path, schema, tmp_path / "staging")
+    writer.add("k1", pa.table({"run_id": ["a", "a"], "value": [1.0, 2.0]}))
+    writer.add("k2", pa.table({"run_id": ["b"], "value": [3.0], "added_later": [7]}))
+    with pytest.raises(ValueError, match="gone_since"):
+        writer.add("k3", pa.table({"run_id": ["c"], "value": [4.0], "gone_since": ["x"]}))
+    writer.commit()
+    assert packs.read_index(path) == [("k1", 0, 2), ("k2", 2, 1)]
+    reader = packs.PackReader(path)
+    assert reader.rows(0, 2).to_pydict() == {"run_id": ["a", "a"], "value": [1.0, 2.0], "added_later": [None, None]}
+    assert reader.rows(2, 1).column("added_later").to_pylist() == [7]
+    # rewriting keeps the pack's own columns and drops only the runs not kept
+    assert packs.rewrite(path, {"k2"}, tmp_path / "staging") == 1
+    assert packs.read_index(path) == [("k2", 0, 1)]
+    assert packs.PackReader(path).schema.names == ["run_id", "value", "added_later"]

@@ -282,9 +282,10 @@ def test_a_time_zone_offset_past_24_hours_is_an_unreadable_stamp_not_a_crash():
 
 
 def test_several_hosts_keep_their_own_names_and_dates():
-    host = lambda name, day: {"nodename": name, "number-of-cpus": 2, "date": day, "statistics": [
-        {"timestamp": "10:00:00", "cpu-load": [{"cpu": "all", "usr": 1.0, "idle": 99.0}]},
-        {"timestamp": "10:00:01", "cpu-load": [{"cpu": "all", "usr": 2.0, "idle": 98.0}]}]}
+    def host(name, day):
+        return {"nodename": name, "number-of-cpus": 2, "date": day, "statistics": [
+            {"timestamp": "10:00:00", "cpu-load": [{"cpu": "all", "usr": 1.0, "idle": 99.0}]},
+            {"timestamp": "10:00:01", "cpu-load": [{"cpu": "all", "usr": 2.0, "idle": 98.0}]}]}
     result = mpstat_json.parse(json.dumps({"sysstat": {"hosts": [host("a", "2021-05-19"), host("b", "2021-05-20")]}}))
     rows = result.tables["cpu_samples"]
     assert [(r["hostname"], r["sampled_at"].date().isoformat(), r["sample_index"]) for r in rows] == [
@@ -305,7 +306,7 @@ def test_a_collectl_time_zone_past_24_hours_is_a_warning_not_a_crash():
     text = (FIXTURES / "collectl/collectl-4.3.1/vm-20261121_scdmn_f.tab").read_text()
     assert "TZ: +0000" in text
     damaged = text.replace("TZ: +0000", "TZ: +2600", 1)
-    lineno = damaged.splitlines().index(next(l for l in damaged.splitlines() if "TZ: +2600" in l)) + 1
+    lineno = damaged.splitlines().index(next(ln for ln in damaged.splitlines() if "TZ: +2600" in ln)) + 1
     outcomes = []
     for fast in (True, False):
         result = collectl_plot.parse(damaged) if fast else read_by_reference(collectl_plot, damaged)
@@ -351,9 +352,9 @@ def test_collectl_shuffled_corpus_rows_keep_their_values():
     if not corpus.is_file():
         pytest.skip("shared corpus absent")
     lines = corpus.read_text().splitlines()
-    header_at = next(i for i, l in enumerate(lines) if l.startswith("#Date"))
+    header_at = next(i for i, ln in enumerate(lines) if ln.startswith("#Date"))
     names = lines[header_at].split()
-    data = [l.split() for l in lines[header_at + 1:]]
+    data = [ln.split() for ln in lines[header_at + 1:]]
     order = list(range(2, len(names)))
     random.Random(7).shuffle(order)
     shuffled = ["#" + " ".join(["Date", "Time"] + [names[i] for i in order])]

@@ -164,7 +164,6 @@ def _cut_variants(text: str) -> dict[str, str]:
     h = headers[len(headers) // 2]                     # an interval in the middle
     upto = lambda i: "\n".join(lines[:i]) + "\n"        # the first i lines, each ended  # noqa: E731
     row = lines[h + 4]                                 # its fourth row (CPU 2)
-    last_value = row.rindex(" ") + 1
     average = "Average:" + lines[h][8:] + "\n" + "Average:" + lines[h + 1][8:] + "\n"
     return {
         "cut inside a row's values": upto(h + 4) + row[:40],

@@ -22,12 +22,10 @@ import random
 import shutil
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 import duckdb
-import pytest
 
 from conftest import ROOT
 from iopscope import tables

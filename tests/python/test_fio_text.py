@@ -264,7 +264,7 @@ def test_unknown_lines_become_warnings_with_line_numbers():
 def test_a_damaged_cpu_line_is_a_warning_not_a_crash(usr):
     # Found by mutating fixtures: "usr=[\d.]+" matched "6.50." and float() raised out of parse().
     text = (CAPTURES / "text-single-randread.txt").read_text()
-    line = next(l for l in text.splitlines() if l.lstrip().startswith("cpu") and "usr=" in l)
+    line = next(ln for ln in text.splitlines() if ln.lstrip().startswith("cpu") and "usr=" in ln)
     damaged = text.replace(line, line.replace(line.split("usr=")[1].split("%")[0], usr, 1), 1)
     r = fio_text.parse(damaged)
     lineno = damaged.splitlines().index(line.replace(line.split("usr=")[1].split("%")[0], usr, 1)) + 1

@@ -4,7 +4,6 @@ clear errors naming the line, and rows that conform to the lake's TPC-C tables."
 from __future__ import annotations
 
 import doctest
-import json
 from pathlib import Path
 
 import pytest
@@ -57,7 +56,7 @@ def test_the_summary_block_not_a_users_block_gives_the_rows():
 def test_a_bad_number_is_an_issue_naming_its_line():
     text = read("hammerdb-4.6/hdbxtprofile.log").replace("CALLS: 18072", "CALLS: 18x72")
     result = hammerdb.parse(text)
-    line = text.splitlines().index(next(l for l in text.splitlines() if "CALLS: 18x72" in l)) + 1
+    line = text.splitlines().index(next(ln for ln in text.splitlines() if "CALLS: 18x72" in ln)) + 1
     issue = next(i for i in result.issues if "18x72" in i.reason)
     assert issue.line == line
     assert result.tables["tpcc_tx_summaries"][0]["success_count"] is None

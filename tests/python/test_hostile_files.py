@@ -114,7 +114,7 @@ def test_console_markup_and_emoji_codes_are_printed_verbatim(tmp_path):
     (odd / "notes.log").write_text("[/red] :x: [link=http://example.com]click[/link]\nmore\n")
     env = {**os.environ, "PYTHONPATH": str(ROOT / "ingest")}
     cmd = [sys.executable, "-m", "iopscope.cli", "ingest", "--raw", str(raw), "--lake", str(lake)]
-    for attempt in range(2):   # the second ingest re-reports the recorded error from the state
+    for _attempt in range(2):   # the second ingest re-reports the recorded error from the state
         proc = subprocess.run(cmd, capture_output=True, text=True, timeout=300, env=env)
         assert proc.returncode == 1, proc.stderr
         assert "Traceback" not in proc.stderr

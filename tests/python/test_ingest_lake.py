@@ -5,7 +5,6 @@ from __future__ import annotations
 import hashlib
 import json
 import multiprocessing
-import os
 import shutil
 import stat
 from pathlib import Path

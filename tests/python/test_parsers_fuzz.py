@@ -62,7 +62,7 @@ def test_mutated_fixtures(name, data):
         text = text[: data.draw(st.integers(0, len(text)))]
     elif op == "drop_lines" and lines:
         drop = set(data.draw(st.lists(st.integers(0, len(lines) - 1), max_size=5)))
-        text = "".join(l for i, l in enumerate(lines) if i not in drop)
+        text = "".join(ln for i, ln in enumerate(lines) if i not in drop)
     elif op == "swap_lines" and len(lines) > 1:
         i, j = data.draw(st.integers(0, len(lines) - 1)), data.draw(st.integers(0, len(lines) - 1))
         lines[i], lines[j] = lines[j], lines[i]

@@ -78,11 +78,14 @@ def test_run_marts_are_written_sorted_and_row_grouped_by_run(warehouse, tmp_path
     assert sorted(map(repr, zip(*(table.column(c).to_pylist() for c in ("run_id", "t_s", "value", "device"))))) == mart
     run_ids = table.column("run_id").to_pylist()
     assert run_ids == sorted(run_ids), "sorted by run"
-    assert all(t == sorted(t) for t in ([x for r, x in zip(run_ids, table.column("t_s").to_pylist()) if r == rid] for rid in ids)), "a run's samples in time order"
+    times = table.column("t_s").to_pylist()
+    per_run = ([x for r, x in zip(run_ids, times) if r == rid] for rid in ids)
+    assert all(t == sorted(t) for t in per_run), "a run's samples in time order"
     meta = parquet.metadata
     assert meta.num_row_groups == -(-370 // 64)
     at = parquet.schema_arrow.names.index("run_id")
-    bounds = [(meta.row_group(i).column(at).statistics.min, meta.row_group(i).column(at).statistics.max) for i in range(meta.num_row_groups)]
+    stats = [meta.row_group(i).column(at).statistics for i in range(meta.num_row_groups)]
+    bounds = [(s.min, s.max) for s in stats]
     assert all(lo <= hi for lo, hi in bounds) and all(a[1] <= b[0] for a, b in zip(bounds, bounds[1:]))
     for rid in ids:  # 40 rows (130 for r3) of a run sit in one or two (three) row groups
         assert sum(lo <= rid <= hi for lo, hi in bounds) <= -(-run_ids.count(rid) // 64) + 1

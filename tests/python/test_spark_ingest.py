@@ -14,7 +14,6 @@ import os
 import subprocess
 
 import pyarrow.parquet as pq
-import pytest
 
 from conftest import ROOT
 from spark_support import SPARK_BIN, spark_marks

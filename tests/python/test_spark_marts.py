@@ -22,7 +22,6 @@ import time
 from pathlib import Path
 
 import duckdb
-import pytest
 
 from conftest import ROOT
 from spark_support import SPARK_BIN, spark_marks
@@ -92,7 +91,7 @@ def compare_marts(duckdb_file: Path, spark_file: Path) -> list[str]:
         problems.append(f"marts only on DuckDB {sorted(left_tables - right_tables)}, "
                         f"only on Spark {sorted(right_tables - left_tables)}")
     for table in sorted(left_tables & right_tables):
-        def columns(catalog):
+        def columns(catalog, table=table):
             return {name: kind for name, kind in con.execute(
                 "select column_name, data_type from duckdb_columns() "
                 "where database_name = ? and schema_name = 'marts' and table_name = ?", [catalog, table]).fetchall()}

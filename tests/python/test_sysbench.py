@@ -64,7 +64,7 @@ def test_a_bad_number_is_an_issue_naming_its_line():
     text = read("oltp_read_only_2threads_10s_p99.txt").replace("transactions:                        1452",
                                                                "transactions:                        14x2")
     result = sysbench.parse(text)
-    line = next(n for n, l in enumerate(text.splitlines(), 1) if "14x2" in l)
+    line = next(n for n, ln in enumerate(text.splitlines(), 1) if "14x2" in ln)
     assert any(i.line == line and "14x2" in i.reason for i in result.issues)
 
 

@@ -20,7 +20,8 @@ from iopscope.parsers.base import read_by_reference
 
 _X_HEADER = ("Device            r/s     rkB/s   rrqm/s  %rrqm r_await rareq-sz     w/s     wkB/s   wrqm/s  "
              "%wrqm w_await wareq-sz  aqu-sz  %util")
-_VDA = "vda            {r:.2f}     {k:.2f}     0.00   0.00    0.50     4.00    2.00      8.00     0.00   0.00    1.00     4.00    0.10   {u:.2f}"
+_VDA = ("vda            {r:.2f}     {k:.2f}     0.00   0.00    0.50     4.00    2.00      8.00     0.00   0.00    1.00     4.00"
+        "    0.10   {u:.2f}")
 _SDB = "sdb            1.00     4.00     0.00   0.00    0.50     4.00    0.00      0.00     0.00   0.00    0.00     0.00    0.00   0.10"
 
 
@@ -52,7 +53,8 @@ def test_iostat_z_idle_reports_are_zero_samples(parse):
 
 @pytest.mark.parametrize("fast", [True, False], ids=["json", "json-rows"])
 def test_iostat_json_z_idle_reports_are_zero_samples(fast):
-    check_zero_filled((iostat_json.parse(_iostat_z_json()) if fast else read_by_reference(iostat_json, _iostat_z_json())).tables["iostat_device_samples"])
+    result = iostat_json.parse(_iostat_z_json()) if fast else read_by_reference(iostat_json, _iostat_z_json())
+    check_zero_filled(result.tables["iostat_device_samples"])
 
 
 def check_zero_filled(rows) -> None:

@@ -255,7 +255,7 @@ def parse(text: str, *, filename: str | None = None) -> ParseResult:
 def _finish(st: _State, result: ParseResult) -> None:
     if st.unknown:
         n = len(st.unknown)
-        result.warn(st.unknown[0], f"line not in go-tpc's output layout: skipped" + (f" ({n} lines)" if n > 1 else ""))
+        result.warn(st.unknown[0], "line not in go-tpc's output layout: skipped" + (f" ({n} lines)" if n > 1 else ""))
     total_errors = 0
     for message, (line, count) in st.error_lines.items():
         total_errors += count

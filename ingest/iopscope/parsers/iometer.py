@@ -195,8 +195,8 @@ def _spec(test: _Test, result: ParseResult) -> dict[str, Any]:
         return values.pop() if len(values) == 1 else None
     size = one("size")
     return {"block_size_bytes": int(size) if size is not None and size == int(size) else None,
-            "block_size": ",".join(f"{int(l['size'] or 0)}/{l['share']:g}" if l["share"] is not None
-                                   else str(int(l["size"] or 0)) for l in lines) if len(lines) > 1
+            "block_size": ",".join(f"{int(ln['size'] or 0)}/{ln['share']:g}" if ln["share"] is not None
+                                   else str(int(ln["size"] or 0)) for ln in lines) if len(lines) > 1
             else (str(int(size)) if size is not None else None),
             "read_pct": one("reads"), "random_pct": one("random")}
 

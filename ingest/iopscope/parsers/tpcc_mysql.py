@@ -294,7 +294,7 @@ def _bulk_blocks(text: str) -> Iterator[tuple[int, int, int, str]]:
     _BLOCKS pattern accepts."""
     start = 0  # a line start
     while True:
-        for variant, block in _BLOCKS:
+        for variant, block in _BLOCKS:  # noqa: B007 (variant is the one the loop broke on)
             m = block.match(text, start)
             if m is not None:
                 break

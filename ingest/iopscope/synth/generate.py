@@ -243,7 +243,7 @@ def _mpstat_loads(rng: random.Random, host: HostClass, busy: float, iowait: floa
     rows = []
     cpus = []
     if per_cpu:
-        for i in range(host.logical_cpus):
+        for _cpu in range(host.logical_cpus):
             cpus.append(_round2(_cpu_split(rng, busy * _jitter(rng, 0.15), iowait)))
     allrow = ({k: sum(c[k] for c in cpus) / len(cpus) for k in fmt.MPSTAT_KEYS} if cpus
               else _cpu_split(rng, busy, iowait))
@@ -440,7 +440,8 @@ def fio_run(run: RunPlan, parts: tuple[str, ...] = ("fio", "iostat", "mpstat")) 
             j = _jitter(rng, 0.03) if s >= 1 else 0.6
             disks = [(dev_name, _disk_row(r_s * j, w_s * j, float(bs), float(bs), p.read_lat_us / 1000.0,
                                           p.write_lat_us / 1000.0, seq))]
-            seconds.append((min(95.0, 3.0 + iops * j / 4000.0), min(30.0, 100 * (1 - 1 / (1 + qd / 8))) if c.device.rotational else 2.0, disks))
+            busy = min(30.0, 100 * (1 - 1 / (1 + qd / 8))) if c.device.rotational else 2.0
+            seconds.append((min(95.0, 3.0 + iops * j / 4000.0), busy, disks))
     disk_util = [{"name": dev_name, "read_ios": total_ios["read"] + 1200, "write_ios": total_ios["write"] + 800,
                   "read_merges": 0, "write_merges": 0,
                   "read_ticks": int(total_ios["read"] * 0.1), "write_ticks": int(total_ios["write"] * 0.1),

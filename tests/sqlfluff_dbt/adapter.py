@@ -1,0 +1,14 @@
+"""``adapter.dispatch`` for sqlfluff's jinja templater (see dbt.py beside it): the DuckDB
+implementation of each project macro that dispatches (their ``default__`` macros), as
+plain SQL text."""
+
+_DUCKDB = {
+    "round_to": lambda value, digits: f"round({value}, {digits})",
+    "type_double": lambda: "double",
+    "delete_stale_runs": lambda: "",
+    "lake_relation": lambda relation, source_name, table_name: str(relation),
+}
+
+
+def dispatch(macro_name, macro_namespace=None):
+    return _DUCKDB[macro_name]
