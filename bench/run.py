@@ -52,7 +52,7 @@ sys.path.insert(0, str(ROOT / "ingest"))
 PY = sys.executable
 BIN = Path(PY).parent
 TEXT_FORMATS = ("tpcc_mysql", "iostat_text", "fio_log", "mpstat_text", "sar_cpu", "collectl_plot", "fio_terse",
-                "fio_histogram_log", "hammerdb", "iometer", "sysbench", "diskspd_xml")
+                "fio_histogram_log", "hammerdb", "iometer", "sysbench", "diskspd_xml", "diskspd_text")
 JSON_FORMATS = ("iostat_json", "mpstat_json", "fio_json")
 DUCKDB_THREADS = os.cpu_count() or 1
 SITE = {"timeout_s": 1800.0}

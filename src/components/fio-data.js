@@ -11,7 +11,7 @@ export function jobKey(r) {
 /**
  * Measured rows in chart shape: device label, profile, setup. Adds a "total" row per job entry
  * (read + write + trim IOPS and MiB/s; IO-weighted mean latency; percentiles cannot be added, so
- * they stay null on totals).
+ * they stay null on totals of two or more directions; a one-direction job's total is that row).
  */
 export function shapeMeasured(rows, deviceLabel) {
   const base = rows.filter((r) => !r.is_aggregate).map((r) => ({
@@ -30,7 +30,15 @@ export function shapeMeasured(rows, deviceLabel) {
   }
   const totals = [];
   for (const members of groups.values()) {
-    if (members.length < 2) continue;
+    if (members.length === 1) {
+      // A job that did IO in one direction only (a write-only or read-only profile): its total
+      // is that direction, percentiles included (they describe every IO it did). Without this row
+      // such jobs vanished from the default "read + write" view of /fio.
+      const [only] = members;
+      totals.push({...only, direction: "total", fio_result_id: null,
+        provenance: `${only.provenance ?? only.source_path ?? ""} (${only.direction} only)`});
+      continue;
+    }
     const iops = sum(members.map((m) => m.iops));
     const weighted = members.every((m) => typeof m.clat_mean_us === "number" && typeof m.iops === "number") && iops > 0
       ? members.reduce((s, m) => s + m.clat_mean_us * m.iops, 0) / iops : null;

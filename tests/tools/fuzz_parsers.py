@@ -64,6 +64,7 @@ SEEDS = {
     "tpcc_mysql": [("tpcc-mysql", "*")],
     "go_tpc": [("go-tpc", "*.txt")],
     "diskspd_xml": [("diskspd", "*.xml")],
+    "diskspd_text": [("diskspd", "*.txt")],
     "sysbench": [("sysbench", "*.txt")],
     "iometer": [("iometer", "*.csv")],
     "hammerdb": [("hammerdb", "*.log"), ("hammerdb", "*.txt"), ("hammerdb", "*.json")],

@@ -50,13 +50,12 @@ import xml.etree.ElementTree as ET
 from typing import Any
 
 from iopscope.parsers._convert import number as _number_text
+from iopscope.parsers._diskspd_rows import TOOL, Span, TargetCounts, add_cpu, add_span, profile_columns
 from iopscope.parsers.base import ParseError, ParseResult
 
 NAME = "diskspd_xml"
-VERSION = "1.0.0"
-TOOL = "diskspd"
-
-MIB = 1024 * 1024
+VERSION = "1.0.1"
+__all__ = ["NAME", "VERSION", "TOOL", "detect", "parse"]
 
 
 def detect(head: str, filename: str) -> float:
@@ -130,20 +129,13 @@ def _profile(doc: _Doc, profile: ET.Element | None, result: ParseResult) -> dict
         return {}
     if profile is not None and len(profile.findall("Targets/Target")) > 1:
         result.warn(doc.line_of("Targets"), "several targets: the profile columns describe the first")
-    block = _num(target, "BlockSize", doc, result)
-    write_ratio = _num(target, "WriteRatio", doc, result)
-    depth = _num(target, "RequestCount", doc, result)
-    random = target.find("Random") is not None
-    read_pct = 100.0 - write_ratio if write_ratio is not None else None
-    kind = None if read_pct is None else "read" if read_pct == 100 else "write" if read_pct == 0 else "rw"
     cache = target.find("DisableOSCache")
-    return {"rw": (("rand" + kind) if random else kind) if kind else None, "read_pct": read_pct,
-            "random_pct": 100.0 if random else 0.0,
-            "block_size_bytes": int(block) if block is not None else None,
-            "block_size": str(int(block)) if block is not None else None,
-            "iodepth": int(depth) if depth is not None else None,
-            "direct": (cache.text or "").strip().lower() == "true" if cache is not None else None,
-            "filename": (target.findtext("Path") or "").strip() or None}
+    return profile_columns(write_ratio=_num(target, "WriteRatio", doc, result),
+                           random_pct=100.0 if target.find("Random") is not None else 0.0,
+                           block=_num(target, "BlockSize", doc, result),
+                           depth=_num(target, "RequestCount", doc, result),
+                           direct=(cache.text or "").strip().lower() == "true" if cache is not None else None,
+                           path=(target.findtext("Path") or "").strip())
 
 
 def _span(doc: _Doc, index: int, span: ET.Element, profile: ET.Element | None, result: ParseResult) -> None:
@@ -151,53 +143,27 @@ def _span(doc: _Doc, index: int, span: ET.Element, profile: ET.Element | None, r
     threads = _num(span, "ThreadCount", doc, result)
     if not seconds:
         result.warn(doc.line_of("TestTimeSeconds", index), "time span without a test time: no rates")
-    base = _profile(doc, profile, result)
-    base.update(doc_index=index, tool=TOOL, is_aggregate=False, elapsed_s=seconds,
-                numjobs=int(threads) if threads is not None else None)
-    if base.get("iodepth") is not None and threads:
-        base["outstanding_ios"] = base["iodepth"] * int(threads)
     cpu = span.find("CpuUtilization/Average")
-    base.update(usr_cpu_pct=_num(cpu, "UserPercent", doc, result), sys_cpu_pct=_num(cpu, "KernelPercent", doc, result),
-                cpu_util_pct=_num(cpu, "UsagePercent", doc, result))
     latency = span.find("Latency")
-    percentiles = _percentiles(doc, latency, result)
-    totals = {d: {"bytes": 0.0, "ios": 0.0} for d in ("read", "write")}
-    breakdown: list[dict[str, Any]] = []
+    measured = Span(index=index, seconds=seconds, threads=threads, profile=_profile(doc, profile, result),
+                    cpu={"usr_cpu_pct": _num(cpu, "UserPercent", doc, result),
+                         "sys_cpu_pct": _num(cpu, "KernelPercent", doc, result),
+                         "cpu_util_pct": _num(cpu, "UsagePercent", doc, result)},
+                    average_ms={"read": _num(latency, "AverageReadMilliseconds", doc, result),
+                                "write": _num(latency, "AverageWriteMilliseconds", doc, result)},
+                    percentiles=_percentiles(doc, latency, result))
     for thread in span.findall("Thread"):
-        thread_id = thread.findtext("Id")
+        thread_id = thread.findtext("Id") or ""
         for target in thread.findall("Target"):
             for direction, bytes_tag, count_tag, lat_tag in (
                     ("read", "ReadBytes", "ReadCount", "AverageReadLatencyMilliseconds"),
                     ("write", "WriteBytes", "WriteCount", "AverageWriteLatencyMilliseconds")):
-                nbytes, count = _num(target, bytes_tag, doc, result), _num(target, count_tag, doc, result)
-                totals[direction]["bytes"] += nbytes or 0.0
-                totals[direction]["ios"] += count or 0.0
-                breakdown.append({**base, "direction": direction, "result_level": "TARGET", "is_breakdown": True,
-                                  "target_name": f"thread {thread_id} {(target.findtext('Path') or '').strip()}",
-                                  **_rates(nbytes, count, seconds),
-                                  "lat_mean_us": _us(_num(target, lat_tag, doc, result))})
-    for direction, avg_tag in (("read", "AverageReadMilliseconds"), ("write", "AverageWriteMilliseconds")):
-        done = totals[direction]
-        max_ms = percentiles.get((direction, 100.0))
-        result.add("fio_jobs", {**base, "job_index": 0, "direction": direction, "result_level": "ALL",
-                                "is_breakdown": False, **_rates(done["bytes"], done["ios"], seconds),
-                                "lat_mean_us": _us(_num(latency, avg_tag, doc, result)), "lat_max_us": _us(max_ms)})
-        for (d, pct), ms in sorted(percentiles.items()):
-            if d == direction:
-                result.add("fio_percentiles", {"doc_index": index, "job_index": 0, "direction": direction,
-                                               "latency_kind": "lat", "percentile": pct, "latency_us": _us(ms)})
-    for job_index, row in enumerate(breakdown, 1):
-        result.add("fio_jobs", {**row, "job_index": job_index})
+                measured.targets.append(TargetCounts(
+                    thread=thread_id, path=(target.findtext("Path") or "").strip(), direction=direction,
+                    nbytes=_num(target, bytes_tag, doc, result), count=_num(target, count_tag, doc, result),
+                    avg_ms=_num(target, lat_tag, doc, result)))
+    add_span(result, measured)
     _cpus(doc, index, span, result)
-
-
-def _rates(nbytes: float | None, count: float | None, seconds: float | None) -> dict[str, Any]:
-    ok = bool(seconds)
-    return {"io_bytes": int(nbytes) if nbytes is not None else None,
-            "total_ios": int(count) if count is not None else None,
-            "iops": count / seconds if ok and count is not None else None,
-            "bw_bytes_per_s": nbytes / seconds if ok and nbytes is not None else None,
-            "bw_mib_per_s": nbytes / seconds / MIB if ok and nbytes is not None else None}
 
 
 def _percentiles(doc: _Doc, latency: ET.Element | None, result: ParseResult) -> dict[tuple[str, float], float]:
@@ -226,12 +192,6 @@ def _cpus(doc: _Doc, index: int, span: ET.Element, result: ParseResult) -> None:
         group = cpu.findtext("Group")
         if group and group.strip() not in ("", "0") and ident != "all":
             ident = f"{group.strip()}:{ident}"
-        result.add("cpu_samples", {"sample_index": index, "source_block": "diskspd", "cpu": ident,
-                                   "is_since_boot": False, "busy_pct": _num(cpu, "UsagePercent", doc, result),
-                                   "user_pct": _num(cpu, "UserPercent", doc, result),
-                                   "system_pct": _num(cpu, "KernelPercent", doc, result),
-                                   "idle_pct": _num(cpu, "IdlePercent", doc, result)})
-
-
-def _us(ms: float | None) -> float | None:
-    return ms * 1000.0 if ms is not None else None
+        add_cpu(result, index, ident, busy=_num(cpu, "UsagePercent", doc, result),
+                user=_num(cpu, "UserPercent", doc, result), system=_num(cpu, "KernelPercent", doc, result),
+                idle=_num(cpu, "IdlePercent", doc, result))
