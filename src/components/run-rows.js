@@ -26,6 +26,12 @@ function payloadOf(name, columns, rows, limit) {
   return {name, exists: true, rows: kept.length, columns, data, total_rows: rows.length, thinned_every: step};
 }
 
+/** A run's tools as the build lists them per mart (src/data/_run_parquet.py tool_set): sorted, comma-joined. */
+export function toolSet(tools) {
+  const names = [...new Set((typeof tools === "string" ? tools : "").split(",").map((t) => t.trim()).filter(Boolean))].sort();
+  return names.length ? names.join(",") : "(none)";
+}
+
 /** The rows of a mart whose column `key` is `value` (or one of `value`). */
 async function martRows(open, mart, key, value) {
   const file = await open(mart.name);
@@ -41,7 +47,19 @@ export async function readRunBundle(runId, {index, open, tables = null}) {
   const {marts, dims, run_row_limit: limit} = index;
   const wanted = (name) => !tables || tables.includes(name);
   const byRun = marts.filter((m) => m.key === "run_id" && wanted(m.name));
-  const results = await Promise.all(byRun.map((m) => martRows(open, m, "run_id", runId)));
+  // Marts only some runs fill (m.tools: the tool sets of their runs, from the build) wait for the
+  // run's own row of dim_runs: a file no run with this run's tools filled is not opened (a TPC-C
+  // run reads no fio mart).
+  // Every other mart is read at once, dim_runs among them.
+  const gated = (m) => Array.isArray(m.tools) && byRun.some((r) => r.name === "dim_runs");
+  const reads = new Map(byRun.filter((m) => !gated(m)).map((m) => [m.name, martRows(open, m, "run_id", runId)]));
+  const runRow = reads.has("dim_runs") ? (await reads.get("dim_runs"))[0] : null;
+  const runTools = runRow ? toolSet(runRow.tools) : null;   // no dim_runs row: read every mart
+  for (const m of byRun.filter(gated)) {
+    const mayHaveRows = runTools === null || m.tools.includes(runTools);
+    reads.set(m.name, mayHaveRows ? martRows(open, m, "run_id", runId) : Promise.resolve([]));
+  }
+  const results = await Promise.all(byRun.map((m) => reads.get(m.name)));
   const bundle = {run_id: runId, tables: {}};
   byRun.forEach((m, i) => {
     if (results[i].length) bundle.tables[m.name] = payloadOf(m.name, m.columns, results[i], limit);

@@ -87,10 +87,37 @@ def write_keyed_parquet(con, catalog: dict, name: str, key: str, folder: Path) -
     return out
 
 
+# The tool set of a run that names no tool (a published study's figures): such runs fill marts too.
+NO_TOOLS = "(none)"
+
+
+def filled_by_tools(con, catalog: dict, name: str) -> list[str] | None:
+    """The tool sets (dim_runs.tools as a sorted, comma-joined set; NO_TOOLS for a run naming
+    none) of the runs with rows in mart ``name``, or None when dim_runs has no tools column. A run
+    whose tool set is not among them has no rows there, so the run page does not open that file
+    (a TPC-C run opens no fio mart, a measured fio run no published-study mart), saving its
+    footer and index requests. Whole sets, not single tools: iostat and mpstat run beside every
+    kit. Runs missing from dim_runs add nothing: their page has no dim_runs row and reads every
+    mart."""
+    if name == "dim_runs" or not sd.has_column(catalog, "dim_runs", "tools"):
+        return None
+    mart = f"{sd.MARTS_SCHEMA}.{sd.quote_ident(name)}"
+    rows = con.execute(
+        f"select distinct r.tools from (select distinct run_id from {mart}) m "
+        f"join {sd.MARTS_SCHEMA}.dim_runs r using (run_id)").fetchall()
+    return sorted({tool_set(tools) for (tools,) in rows})
+
+
+def tool_set(tools: str | None) -> str:
+    """A run's tools as the run page compares them (src/components/run-rows.js toolSet)."""
+    names = sorted({t.strip() for t in (tools or "").split(",") if t.strip()})
+    return ",".join(names) if names else NO_TOOLS
+
+
 def run_marts_index(con, catalog: dict) -> dict:
     """What the run page needs to know before reading: the marts it reads by key (name, key
     column, columns and types, row count: a file whose footer disagrees was replaced by another
-    build), which
+    build; for run-keyed marts the tools that fill them, :func:`filled_by_tools`), which
     dimensions a run's rows point to, and the row cap per mart for the browser."""
     marts = []
     for name in catalog:
@@ -99,6 +126,7 @@ def run_marts_index(con, catalog: dict) -> dict:
             continue
         (rows,) = con.execute(f"select count(*) from {sd.MARTS_SCHEMA}.{sd.quote_ident(name)}").fetchone()
         columns = [{"name": c["name"], "type": c["type"]} for c in catalog[name]["columns"]]
-        marts.append({"name": name, "key": key, "rows": rows, "columns": columns})
+        marts.append({"name": name, "key": key, "rows": rows, "columns": columns,
+                      "tools": filled_by_tools(con, catalog, name) if key == "run_id" else None})
     dims = {name: {"key": key, "sources": list(sources)} for name, (key, sources) in sd.DIM_KEYS.items()}
     return {"marts": marts, "dims": dims, "run_row_limit": sd.RUN_ROW_LIMIT}

@@ -111,6 +111,34 @@ def test_run_marts_index_names_keys_columns_and_rows(warehouse):
     assert index["run_row_limit"] == sd.RUN_ROW_LIMIT
 
 
+def test_run_marts_index_says_which_tools_fill_a_mart(tmp_path, monkeypatch):
+    """The run page opens a mart only when runs with the run's tool set filled it (a TPC-C run
+    opens no fio file, though iostat and mpstat ran beside both); a run naming no tool (a
+    published study) has the tool set "(none)"."""
+    monkeypatch.syspath_prepend(str(DATA))
+    rp = importlib.import_module("_run_parquet")
+    con = duckdb.connect()
+    con.execute("create schema marts")
+    con.execute("""create table marts.dim_runs as select * from (values
+        ('t1', 'tpcc-mysql,iostat,mpstat'), ('t2', 'go-tpc, iostat'), ('f1', 'fio,iostat,mpstat'),
+        ('p1', null)) v(run_id, tools)""")
+    con.execute("create table marts.fct_tpcc_results as select * from (values ('t1'), ('t2'), ('t2')) v(run_id)")
+    con.execute("create table marts.fct_fio_results as select * from (values ('f1')) v(run_id)")
+    con.execute("create table marts.fct_published as select * from (values ('f1'), ('p1')) v(run_id)")
+    con.execute("create table marts.fct_orphans as select * from (values ('gone')) v(run_id)")
+    cols = {"dim_runs": ["run_id", "tools"], "fct_tpcc_results": ["run_id"], "fct_fio_results": ["run_id"],
+            "fct_published": ["run_id"], "fct_orphans": ["run_id"]}
+    catalog = {name: {"columns": [{"name": c, "type": "VARCHAR"} for c in columns]} for name, columns in cols.items()}
+    assert rp.filled_by_tools(con, catalog, "fct_tpcc_results") == ["go-tpc,iostat", "iostat,mpstat,tpcc-mysql"]
+    assert rp.filled_by_tools(con, catalog, "fct_fio_results") == ["fio,iostat,mpstat"]
+    assert rp.filled_by_tools(con, catalog, "fct_published") == ["(none)", "fio,iostat,mpstat"], "a run without tools"
+    assert rp.filled_by_tools(con, catalog, "fct_orphans") == [], "runs dim_runs does not know add nothing"
+    assert rp.filled_by_tools(con, catalog, "dim_runs") is None
+    assert rp.tool_set(" mpstat,fio ,, iostat,fio") == "fio,iostat,mpstat" and rp.tool_set(None) == rp.tool_set("") == "(none)"
+    del catalog["dim_runs"]
+    assert rp.filled_by_tools(con, catalog, "fct_fio_results") is None, "no dim_runs: nothing to decide by"
+
+
 def test_the_build_writes_no_file_per_run(warehouse, tmp_path):
     """No loader writes a member per run and no dynamic path names a run: the run page reads the
     marts' Parquet files by range. (The old build wrote data/runs/<slug>.json for every run.)"""
