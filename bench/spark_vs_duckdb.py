@@ -27,7 +27,7 @@ import run as bench  # noqa: E402  (bench/run.py: tree generation, measurement, 
 SPARK_BIN = bench.ROOT / ".venv-spark" / "bin"
 
 
-def build(engine: str, lake: Path, work: Path) -> dict:
+def build(engine: str, lake: Path, work: Path, rss_cap_mib: float | None = None) -> dict:
     warehouse = work / engine / "iopscope.duckdb"
     shutil.rmtree(work / engine, ignore_errors=True)
     warehouse.parent.mkdir(parents=True)
@@ -41,8 +41,8 @@ def build(engine: str, lake: Path, work: Path) -> dict:
         cmd = [str(SPARK_BIN / "iopscope"), "dbt", "--target", "spark", "run", "--full-refresh"]
     else:
         cmd = [str(bench.BIN / "dbt"), "run", "--project-dir", str(project), "--profiles-dir", str(project)]
-    m = bench.measure(["nice", "-n", "19", *cmd], env=env, cwd=project)
-    out = {k: m[k] for k in ("rc", "wall_s", "cpu_s", "sampled_cpu_s", "max_rss_mib", "tree_rss_peak_mib")}
+    m = bench.measure(["nice", "-n", "19", *cmd], env=env, cwd=project, rss_cap_mib=rss_cap_mib)
+    out = {k: m[k] for k in ("rc", "wall_s", "cpu_s", "sampled_cpu_s", "max_rss_mib", "tree_rss_peak_mib", "rss_capped")}
     # wait4 misses Spark's JVM (never reaped): the larger of the two figures is the process tree's
     out["cpu_s"] = max(m["cpu_s"], m["sampled_cpu_s"])
     if m["rc"] != 0:
@@ -67,6 +67,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--scales", default="1x,1000")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--report", type=Path, help="where to write the JSON report (default <work>/spark/report.json)")
+    ap.add_argument("--engines", default="duckdb,spark",
+                    help="engines to build; a scale measured on one engine only takes the other's figures from the "
+                         "--merge-with report's row of that scale (which it replaces)")
+    ap.add_argument("--reuse-lake", action="store_true", help="keep a scale's lake from an earlier invocation (no ingest)")
+    ap.add_argument("--rss-cap-gib", type=float, default=None,
+                    help="stop a build whose processes together exceed this (default: bench/run.py's 12 GiB)")
     ap.add_argument("--reuse-snapshot", action="store_true",
                     help="measure the code snapshot an earlier invocation took (with --merge-with: both scales "
                          "measure the same code even when the checkout moved in between)")
@@ -89,18 +95,35 @@ def main(argv: list[str] | None = None) -> int:
     rows = []
     for earlier in args.merge_with:
         rows += json.loads(earlier.read_text())["scales"]
+    engines = args.engines.split(",")
+    cap = args.rss_cap_gib * 1024 if args.rss_cap_gib else None
     for scale in args.scales.split(","):
         raw, tree = bench.ensure_tree(args.work, scale, args.seed)
         work = args.work / "spark" / scale
         lake = work / "lake"
-        shutil.rmtree(lake, ignore_errors=True)
-        ingest = bench.measure([str(bench.BIN / "iopscope"), "ingest", "--quiet", "--raw", str(raw), "--lake", str(lake)],
-                               env=bench.pipeline_env(lake, work / "unused.duckdb", work, raw))
-        row = {"scale": scale, "ingest_wall_s": ingest["wall_s"],
-               "duckdb": build("duckdb", lake, work), "spark": build("spark", lake, work)}
-        row["runs"] = runs = built_runs(work / "duckdb" / "iopscope.duckdb")
+        earlier = [r for r in rows if r["scale"] == scale]
+        rows = [r for r in rows if r["scale"] != scale]
+        row = {"scale": scale, **({"earlier": {e: earlier[-1][e] for e in ("duckdb", "spark") if e not in engines}}
+                                  if earlier else {})}
+        if args.reuse_lake and (lake / "_state.json").exists():
+            row["ingest_wall_s"] = earlier[-1].get("ingest_wall_s") if earlier else None
+        else:
+            shutil.rmtree(lake, ignore_errors=True)
+            ingest = bench.measure([str(bench.BIN / "iopscope"), "ingest", "--quiet", "--raw", str(raw), "--lake", str(lake)],
+                                   env=bench.pipeline_env(lake, work / "unused.duckdb", work, raw))
+            row["ingest_wall_s"] = ingest["wall_s"]
+        for engine in ("duckdb", "spark"):
+            if engine in engines:
+                row[engine] = build(engine, lake, work, cap)
+            elif earlier:
+                row[engine] = {**earlier[-1][engine], "measured_earlier": True}
+            else:
+                raise SystemExit(f"{scale}: no {engine} figures (not in --engines, no --merge-with row of this scale)")
+        row["runs"] = runs = built_runs(work / "duckdb" / "iopscope.duckdb") or (earlier[-1]["runs"] if earlier else None)
         row["ratio_wall"] = round(row["spark"]["wall_s"] / row["duckdb"]["wall_s"], 2)
-        row["ratio_cpu"] = round(row["spark"]["cpu_s"] / row["duckdb"]["cpu_s"], 2)
+        cpus = (row["spark"].get("cpu_s"), row["duckdb"].get("cpu_s"))
+        row["ratio_cpu"] = round(cpus[0] / cpus[1], 2) if all(cpus) else None
+        row.pop("earlier", None)
         rows.append(row)
         bench.log(f"{scale}: {runs} runs, dbt run on DuckDB {row['duckdb']['wall_s']} s, on Spark "
                   f"{row['spark']['wall_s']} s (ratio {row['ratio_wall']}, CPU ratio {row['ratio_cpu']})")
