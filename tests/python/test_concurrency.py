@@ -14,6 +14,7 @@ import re
 import shutil
 import signal
 import subprocess
+import threading
 import time
 from pathlib import Path
 
@@ -194,6 +195,10 @@ def test_ctrl_c_in_the_sql_console_cancels_the_statement_not_the_session(tmp_pat
     con.execute("create table t as select 42 as answer")
     con.close()
     session = iopscope("sql", "--warehouse", str(warehouse), env=iopscope_env(), stdin=subprocess.PIPE)
+    # the reads below block: a console that never answers is killed after 120 s, so the test
+    # fails ("console ended early") instead of holding the whole suite
+    watchdog = threading.Timer(120, session.kill)
+    watchdog.start()
     session.stdin.write("select 'half typed' as x\n")   # no ';': the console waits for more
     session.stdin.flush()
     seen = ""
@@ -210,6 +215,7 @@ def test_ctrl_c_in_the_sql_console_cancels_the_statement_not_the_session(tmp_pat
         assert char, f"console ended early: {seen!r}"
         seen += char
     out, err = session.communicate("select answer from t;\n", timeout=30)
+    watchdog.cancel()
     out = seen + out
     assert session.returncode == 0 and "Traceback" not in err, err
     assert "(cancelled)" in out and "42" in out and "half typed" not in out
