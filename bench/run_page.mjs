@@ -42,8 +42,11 @@ try {
       const timing = await page.evaluate(() => ({
         resultsMs: window.__resultsAt ?? null,
         firstChartMs: Math.min(...[...document.querySelectorAll(".vega-chart[data-rendered-at]")].map((c) => Number(c.dataset.renderedAt))),
-        fetched: performance.getEntriesByType("resource").filter((e) => /\/data\/marts\//.test(e.name))
-          .map((e) => ({file: decodeURIComponent(e.name.replace(/^.*\/data\/marts\//, "")), bytes: e.encodedBodySize}))
+        // the Parquet files' ranges (not the index, data/marts/run_marts.json, a hashed _file/ copy)
+        fetched: performance.getEntriesByType("resource").filter((e) => /\/data\/marts\/[^/]+\.parquet$/.test(e.name) && !/\/_file\//.test(e.name))
+          .map((e) => ({file: decodeURIComponent(e.name.replace(/^.*\/data\/marts\//, "")), bytes: e.encodedBodySize})),
+        index: performance.getEntriesByType("resource").filter((e) => /run_marts[^/]*\.json$/.test(e.name))
+          .map((e) => ({bytes: e.encodedBodySize, ms: Math.round(e.responseEnd - e.startTime)}))
       }));
       loads.push({...timing, problems});
       await close();
@@ -57,7 +60,8 @@ try {
     const sum = (k) => Object.values(files).reduce((s, f) => s + f[k], 0);
     out.push({run_id: runId, loads: LOADS, results_shown_ms: Math.round(median(loads.map((l) => l.resultsMs))),
       first_chart_ms: Math.round(median(loads.map((l) => l.firstChartMs))), requests: sum("requests"),
-      bytes_fetched: sum("bytes"), bytes_of_files_read: sum("size"), files, problems: loads.flatMap((l) => l.problems)});
+      bytes_fetched: sum("bytes"), bytes_of_files_read: sum("size"), index_bytes: loads[0].index.reduce((s, e) => s + e.bytes, 0),
+      files, problems: loads.flatMap((l) => l.problems)});
   }
 } finally {
   await browser.close();

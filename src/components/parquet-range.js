@@ -1,7 +1,10 @@
 // A Parquet file on the site's own server, read in byte ranges (HTTP Range requests): the shape
 // hyparquet reads from ({byteLength, slice(start, end)}), and keyed reads over it.
 //
-// One request learns the size and brings the footer: a suffix range (`bytes=-N`), whose
+// When the build recorded the file's layout (size, footer offset, each row group's key range and
+// page index offsets: data/marts/run_marts.json), a read asks for its footer and page index in one
+// round trip and then for its pages: a small file comes whole in one request. Without it, one
+// request learns the size and brings the footer: a suffix range (`bytes=-N`), whose
 // Content-Range states the file's length. The slices hyparquet asks for at once (dictionary and
 // data pages of each column, page indexes) are merged when they lie close together, so a read
 // costs a few requests, not one per column. A host that ignores Range and sends the whole file
@@ -47,10 +50,39 @@ export function mergeRanges(ranges, gap = MERGE_GAP) {
 }
 
 /**
- * Open `url` for range reads. Resolves to {byteLength, slice, stats} where stats counts the
- * requests made and bytes received (tests and the benchmark read it).
+ * The byte ranges [start, end) a read of the rows whose key is `values` (one value or a list;
+ * null: no key yet) needs before any data page, from the file's layout as the build recorded it
+ * (src/data/_run_parquet.py file_layout: {size, footer, groups: [[first key, last key, column
+ * index [start, end], offset index [start, end]], ...]}): the whole file when it is small, else
+ * the footer and the page index of each row group whose keys may hold one of `values`.
  */
-export async function openRangeFile(url, {fetchImpl = fetch, tailBytes = TAIL_BYTES} = {}) {
+export function layoutRanges(layout, values, {wholeBelow = WHOLE_BELOW} = {}) {
+  if (layout.size <= wholeBelow) return [{start: 0, end: layout.size}];
+  const ranges = [{start: layout.footer, end: layout.size}];
+  if (values === null || values === undefined) return ranges;
+  const wanted = (Array.isArray(values) ? values : [values]).map(String);
+  for (const [first, last, ...spans] of layout.groups ?? []) {
+    // keys are compared as the file sorts them (byte order of UTF-8: code units agree for ids)
+    const mayHold = first === null || last === null || wanted.some((v) => v >= String(first) && v <= String(last));
+    if (!mayHold) continue;
+    for (const span of spans) if (span) ranges.push({start: span[0], end: span[1]});
+  }
+  return ranges;
+}
+
+/**
+ * Open `url` for range reads. Resolves to {byteLength, slice, prefetch, stats}: `prefetch(ranges)`
+ * fetches byte ranges ahead of the reads that will slice them (merged where close, in parallel,
+ * kept for the file's life); stats counts the requests made and bytes received.
+ *
+ * With `layout` (the build's record of the file: layoutRanges) no request is made here: the size
+ * is the layout's, and the first prefetch checks it. When the server states another size, the
+ * file is not the one the layout describes (a rebuilt site): the layout is dropped and the file
+ * read as without one, its footer first (readKeyedRows then finds a row count the site's index
+ * does not state and says so). Without `layout`, one request learns the size and brings the footer
+ * (a suffix range, `bytes=-N`, whose Content-Range states the file's length).
+ */
+export async function openRangeFile(url, {fetchImpl = fetch, tailBytes = TAIL_BYTES, layout = null, wholeBelow = WHOLE_BELOW} = {}) {
   const stats = {requests: 0, bytes: 0};
   const get = async (range) => {
     stats.requests += 1;
@@ -60,61 +92,112 @@ export async function openRangeFile(url, {fetchImpl = fetch, tailBytes = TAIL_BY
     stats.bytes += bytes.byteLength;
     return {response, bytes};
   };
-  const first = await get(`bytes=-${tailBytes}`);
+  const file = {byteLength: 0, slice, prefetch, stats, footerBytes: null, wholeBelow};
+  // What was fetched: {start, end, bytes: Promise<ArrayBuffer>}; `whole`: the whole file.
+  let chunks = [];
   let whole = null;
-  let tail = null;
-  let byteLength;
-  if (first.response.status === 200) {
-    whole = first.bytes; // no range support: this was the whole file
-    byteLength = whole.byteLength;
-  } else {
-    const range = parseContentRange(first.response.headers.get("Content-Range"));
-    if (!range) throw new Error(`${url}: a 206 answer without a readable Content-Range`);
-    byteLength = range.size;
-    tail = {start: range.first, bytes: first.bytes};
-    if (tail.start > 0 && byteLength <= WHOLE_BELOW) {
-      const head = await get(`bytes=0-${tail.start - 1}`);
-      if (head.response.status === 200) {
-        whole = head.bytes;
-      } else {
-        const joined = new Uint8Array(byteLength);
-        joined.set(new Uint8Array(head.bytes), 0);
-        joined.set(new Uint8Array(tail.bytes), tail.start);
-        whole = joined.buffer;
-      }
-    } else if (tail.start === 0) {
-      whole = tail.bytes;
+  // One range of the file, as asked: resolves to {start, bytes} where start is where the bytes
+  // begin (0 when the host sent the whole file); rejects when the file is not of `size` bytes.
+  const fetchRange = (start, end, size) => get(`bytes=${start}-${end - 1}`).then(({response, bytes}) => {
+    if (response.status === 200) {
+      if (bytes.byteLength !== size) throw new SizeMismatch(bytes.byteLength);
+      whole = bytes;
+      return {start: 0, bytes};
+    }
+    const range = parseContentRange(response.headers.get("Content-Range"));
+    if (!range || range.first !== start) throw new Error(`${url}: a 206 answer without the Content-Range asked for`);
+    if (range.size !== size) throw new SizeMismatch(range.size);
+    return {start, bytes};
+  });
+  // Keep a range being fetched for the reads that slice it; a failed one is forgotten (the read
+  // that needs it reports the error; a later read asks again).
+  const keep = (start, end, loading) => {
+    const bytes = loading.then(({start: at, bytes}) => bytes.slice(start - at, end - at), (error) => {
+      throw error instanceof SizeMismatch ? new Error(`${url} changed while it was being read (the site was rebuilt): reload the page`) : error;
+    });
+    const chunk = {start, end, bytes};
+    bytes.catch(() => { chunks = chunks.filter((c) => c !== chunk); });
+    chunks.push(chunk);
+    return bytes;
+  };
+  const cached = (start, end) => {
+    if (whole) return Promise.resolve(whole.slice(start, end));
+    const chunk = chunks.find((c) => c.start <= start && end <= c.end);
+    return chunk ? chunk.bytes.then((b) => b.slice(start - chunk.start, end - chunk.start)) : null;
+  };
+
+  async function prefetch(ranges) {
+    const missing = ranges.filter((r) => r.end > r.start && !cached(r.start, r.end));
+    if (!missing.length) return;
+    const size = file.byteLength;
+    const groups = mergeRanges(missing);
+    const loads = groups.map((g) => fetchRange(g.start, g.end, size));
+    groups.forEach((g, i) => keep(g.start, g.end, loads[i]));
+    const settled = await Promise.allSettled(loads);
+    const mismatch = settled.find((s) => s.status === "rejected" && s.reason instanceof SizeMismatch);
+    if (mismatch && layout) {
+      // not the file the layout describes: forget it and what was fetched by it
+      layout = null;
+      chunks = [];
+      whole = null;
+      await openByFooter();
     }
   }
 
+  async function openByFooter() {
+    const first = await get(`bytes=-${tailBytes}`);
+    if (first.response.status === 200) {
+      whole = first.bytes; // no range support: this was the whole file
+      file.byteLength = whole.byteLength;
+      return;
+    }
+    const range = parseContentRange(first.response.headers.get("Content-Range"));
+    if (!range) throw new Error(`${url}: a 206 answer without a readable Content-Range`);
+    file.byteLength = range.size;
+    file.footerBytes = null;
+    chunks.push({start: range.first, end: range.size, bytes: Promise.resolve(first.bytes)});
+    if (range.first === 0) whole = first.bytes;
+    else if (range.size <= wholeBelow) await prefetch([{start: 0, end: range.first}]);
+  }
+
+  function slice(start, end = file.byteLength) {
+    const hit = cached(start, end);
+    if (hit) return hit;
+    return new Promise((resolve, reject) => {
+      if (pending.length === 0) queueMicrotask(() => setTimeout(flush, 0));
+      pending.push({start, end, resolve, reject});
+    });
+  }
+  // Slices asked for together (hyparquet asks for a read's column chunks at once) go out merged.
   let pending = [];
   const flush = () => {
     const batch = pending;
     pending = [];
     for (const group of mergeRanges(batch)) {
-      const loading = get(`bytes=${group.start}-${group.end - 1}`).then(({response, bytes}) => {
-        if (response.status === 200) return {start: 0, bytes}; // the host sent the whole file after all
-        const range = parseContentRange(response.headers.get("Content-Range"));
-        if (!range || range.size !== byteLength || range.first !== group.start) {
-          throw new Error(`${url} changed while it was being read (the site was rebuilt): reload the page`);
-        }
-        return {start: range.first, bytes};
-      });
+      const bytes = keep(group.start, group.end, fetchRange(group.start, group.end, file.byteLength));
       for (const i of group.parts) {
         const {start, end, resolve, reject} = batch[i];
-        loading.then(({start: at, bytes}) => resolve(bytes.slice(start - at, end - at)), reject);
+        bytes.then((b) => resolve(b.slice(start - group.start, end - group.start)), reject);
       }
     }
   };
-  const slice = (start, end = byteLength) => {
-    if (whole) return whole.slice(start, end);
-    if (start >= tail.start) return tail.bytes.slice(start - tail.start, end - tail.start);
-    return new Promise((resolve, reject) => {
-      if (pending.length === 0) queueMicrotask(() => setTimeout(flush, 0));
-      pending.push({start, end, resolve, reject});
-    });
-  };
-  return {byteLength, slice, stats};
+
+  if (layout) {
+    file.byteLength = layout.size;
+    file.footerBytes = layout.size - layout.footer;
+  } else {
+    await openByFooter();
+  }
+  Object.defineProperty(file, "layout", {get: () => layout});
+  return file;
+}
+
+/** A server's answer for a file of another size than expected (`size`: the one it stated). */
+class SizeMismatch extends Error {
+  constructor(size) {
+    super(`the file has ${size} bytes`);
+    this.size = size;
+  }
 }
 
 /**
@@ -124,7 +207,9 @@ export async function openRangeFile(url, {fetchImpl = fetch, tailBytes = TAIL_BY
  * that disagrees belongs to another build, which is an error, not an empty answer.
  */
 export async function readKeyedRows(file, key, value, {expectRows = null} = {}) {
-  const metadata = await parquetMetadataAsync(file, {initialFetchSize: Math.min(file.byteLength, TAIL_BYTES)});
+  // With the file's layout: its footer and the page index that may point to `value`, in one round trip
+  if (file.layout) await file.prefetch(layoutRanges(file.layout, value, {wholeBelow: file.wholeBelow}));
+  const metadata = await parquetMetadataAsync(file, {initialFetchSize: file.footerBytes ?? Math.min(file.byteLength, TAIL_BYTES)});
   if (expectRows !== null && Number(metadata.num_rows) !== expectRows) {
     throw new Error(`a data file holds ${metadata.num_rows} rows where this site's index says ${expectRows}: the site was rebuilt, reload the page`);
   }

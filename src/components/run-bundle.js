@@ -7,10 +7,11 @@
 // grow with the number of runs, and neither does the build.
 import {FileAttachment} from "observablehq:stdlib";
 import {openRangeFile} from "./parquet-range.js";
-import {readRunBundle} from "./run-rows.js";
+import {martRows, readRunBundle} from "./run-rows.js";
 
-// Which marts to read by which key, their row counts, the dimensions' keys (src/data/run_marts.json.py).
-const indexFile = FileAttachment("../data/run_marts.json");
+// Which marts to read by which key, their row counts and files' layouts, the dimensions' keys
+// (src/data/marts.zip.py, src/data/_run_parquet.py run_marts_index).
+const indexFile = FileAttachment("../data/marts/run_marts.json");
 let index = null;
 const runIndex = () => (index ??= indexFile.json());
 
@@ -19,16 +20,31 @@ export function martFileUrl(name) {
   return new URL(`../../data/marts/${encodeURIComponent(name)}.parquet`, import.meta.url).href;
 }
 
-// One open file per mart for the page's life: its size and footer are fetched once.
+// One open file per mart for the page's life: what was fetched of it is kept.
 const files = new Map();
 const martFile = (name) => {
   if (!files.has(name)) {
-    const opening = openRangeFile(martFileUrl(name));
+    const opening = runIndex().then((index) => openRangeFile(martFileUrl(name), {layout: index.marts.find((m) => m.name === name)?.layout ?? null}));
     opening.catch(() => files.delete(name));
     files.set(name, opening);
   }
   return files.get(name);
 };
+
+// One read per mart and key for the page's life: a page that draws the run's results first and
+// the rest when it arrives (src/runs/run.md) asks twice for the same rows and fetches them once.
+const READS_KEPT = 64;
+const reads = new Map();
+function sharedRead(mart, key, value) {
+  const id = JSON.stringify([mart.name, key, value]);
+  if (!reads.has(id)) {
+    const loading = martRows(martFile, mart, key, value);
+    loading.catch(() => reads.delete(id));
+    reads.set(id, loading);
+    while (reads.size > READS_KEPT) reads.delete(reads.keys().next().value);
+  }
+  return reads.get(id);
+}
 
 /** The name of the performance mark made each time a run's rows are read (its detail: the run id). */
 export const RUN_READ_MARK = "iopscope:run-read";
@@ -53,7 +69,7 @@ export async function loadRunBundle(runId, {tables = null} = {}) {
   // A mark per run read (not per cached answer): which runs a page read is visible to tests and
   // tools through the Performance API, as the per-run files' requests used to be.
   performance.mark(RUN_READ_MARK, {detail: String(runId)});
-  const loading = runIndex().then((index) => readRunBundle(String(runId), {index, open: martFile, tables}));
+  const loading = runIndex().then((index) => readRunBundle(String(runId), {index, open: martFile, tables, read: sharedRead}));
   recent.set(key, loading);
   loading.catch(() => recent.delete(key));
   while (recent.size > KEPT) recent.delete(recent.keys().next().value);

@@ -3,7 +3,13 @@
 // for each mart with a run_id, only the byte ranges that hold the run (parquet-range.js), then
 // the host, device, configuration, study and profile rows those rows name. No page globals here,
 // so tests run it in Node against the built files.
-import {readKeyedRows} from "./parquet-range.js";
+import {layoutRanges, readKeyedRows} from "./parquet-range.js";
+
+// A mart's file is warmed (what a read of it needs first fetched at once, before the read can
+// start) when that costs at most this: the small dimensions whole, the footers and page index of
+// the marts waiting for the run's tools. Bytes spent on a mart the run turns out to have no rows
+// in; a round trip saved on every one it has.
+const WARM_BYTES = 64 * 1024;
 
 /** A value as the JSON payloads carry it: integers as numbers, instants as ISO text (UTC). */
 function plain(value, type) {
@@ -33,31 +39,45 @@ export function toolSet(tools) {
 }
 
 /** The rows of a mart whose column `key` is `value` (or one of `value`). */
-async function martRows(open, mart, key, value) {
+export async function martRows(open, mart, key, value) {
   const file = await open(mart.name);
   return readKeyedRows(file, key, value, {expectRows: mart.rows});
 }
 
+/** Fetch ahead what a read of `mart` by `values` (null: not known yet) needs first, when small. */
+async function warm(open, mart, values) {
+  if (!mart.layout) return;
+  const ranges = layoutRanges(mart.layout, values);
+  if (ranges.reduce((n, r) => n + r.end - r.start, 0) > WARM_BYTES) return;
+  const file = await open(mart.name);
+  if (file.layout && file.prefetch) await file.prefetch(ranges);
+}
+
 /**
  * One run's bundle {run_id, tables: {<mart>: payload}} read from the marts' Parquet files, or
- * null when no mart has a row of it. `index`: data/run_marts.json; `open(name)`: resolves to the
- * mart's file for range reads; `tables`: only these marts (then never null).
+ * null when no mart has a row of it. `index`: data/marts/run_marts.json; `open(name)`: resolves to
+ * the mart's file for range reads; `tables`: only these marts (then never null); `read(mart, key,
+ * value)`: the rows of a mart (default martRows; a page shares one across its reads).
  */
-export async function readRunBundle(runId, {index, open, tables = null}) {
+export async function readRunBundle(runId, {index, open, tables = null, read = (m, key, value) => martRows(open, m, key, value)}) {
   const {marts, dims, run_row_limit: limit} = index;
   const wanted = (name) => !tables || tables.includes(name);
   const byRun = marts.filter((m) => m.key === "run_id" && wanted(m.name));
+  // What later reads need first, fetched now, beside dim_runs (errors surface in those reads)
+  const gatedLater = (m) => Array.isArray(m.tools) && byRun.some((r) => r.name === "dim_runs");
+  for (const m of byRun.filter(gatedLater)) warm(open, m, runId).catch(() => {});
+  for (const m of marts.filter((d) => dims[d.name] && wanted(d.name))) warm(open, m, null).catch(() => {});
   // Marts only some runs fill (m.tools: the tool sets of their runs, from the build) wait for the
   // run's own row of dim_runs: a file no run with this run's tools filled is not opened (a TPC-C
   // run reads no fio mart).
   // Every other mart is read at once, dim_runs among them.
-  const gated = (m) => Array.isArray(m.tools) && byRun.some((r) => r.name === "dim_runs");
-  const reads = new Map(byRun.filter((m) => !gated(m)).map((m) => [m.name, martRows(open, m, "run_id", runId)]));
+  const gated = gatedLater;
+  const reads = new Map(byRun.filter((m) => !gated(m)).map((m) => [m.name, read(m, "run_id", runId)]));
   const runRow = reads.has("dim_runs") ? (await reads.get("dim_runs"))[0] : null;
   const runTools = runRow ? toolSet(runRow.tools) : null;   // no dim_runs row: read every mart
   for (const m of byRun.filter(gated)) {
     const mayHaveRows = runTools === null || m.tools.includes(runTools);
-    reads.set(m.name, mayHaveRows ? martRows(open, m, "run_id", runId) : Promise.resolve([]));
+    reads.set(m.name, mayHaveRows ? read(m, "run_id", runId) : Promise.resolve([]));
   }
   const results = await Promise.all(byRun.map((m) => reads.get(m.name)));
   const bundle = {run_id: runId, tables: {}};
@@ -77,7 +97,7 @@ export async function readRunBundle(runId, {index, open, tables = null}) {
   const byKey = marts.filter((m) => dims[m.name] && !bundle.tables[m.name] && wanted(m.name));
   const dimRows = await Promise.all(byKey.map((m) => {
     const values = [...new Set(dims[m.name].sources.flatMap((s) => [...(seen.get(s) ?? [])]))].sort();
-    return values.length ? martRows(open, m, dims[m.name].key, values) : [];
+    return values.length ? read(m, dims[m.name].key, values) : [];
   }));
   byKey.forEach((m, i) => {
     if (dimRows[i].length) bundle.tables[m.name] = payloadOf(m.name, m.columns, dimRows[i], null);

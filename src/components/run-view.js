@@ -101,8 +101,17 @@ export function runResults(bundle) {
   return el("section", {id: "run-results"}, el("h2", {}, "Results"), ...blocks);
 }
 
-/** The sections of a run page as a list of elements. */
+/** The sections of a run page as a list of elements: results, charts, then where they come from. */
 export function runSections(bundle) {
+  const {results, charts, details} = runParts(bundle);
+  return [results, ...charts, ...details];
+}
+
+/**
+ * The sections of a run page in three parts: {results, charts, details} (the page draws the
+ * results and the charts of the marts it has first, the rest when the other marts arrive).
+ */
+export function runParts(bundle) {
   const run = bundleRows(bundle, "dim_runs")[0] ?? null;
   const devices = bundleRows(bundle, "dim_devices");
   const deviceLabel = deviceLabeler(devices);
@@ -139,8 +148,7 @@ export function runSections(bundle) {
         ["size_bytes", "bytes", {num: true}], ["parser", "parser"], ["parser_version", "parser version"], ["tool_version", "tool version"], ["tables", "marts"]]))
     : note("No raw file is named by this run's rows."));
 
-  // Numbers first, then the charts, then where they come from.
-  return [runResults(bundle), ...charts(bundle, deviceLabel), ...sections];
+  return {results: runResults(bundle), charts: charts(bundle, deviceLabel), details: sections};
 }
 
 function charts(bundle, deviceLabel) {

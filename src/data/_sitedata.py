@@ -199,7 +199,7 @@ DIM_KEYS = {
     "dim_load_profiles": ("profile_id", ("profile_id", "load_profile_id")),
 }
 # A run's rows per mart are capped for the browser; larger sets are thinned evenly (and say so):
-# src/components/run-bundle.js applies it, src/data/run_marts.json.py hands it over.
+# src/components/run-bundle.js applies it, src/data/marts.zip.py hands it over (data/marts/run_marts.json).
 RUN_ROW_LIMIT = 20000
 
 

@@ -15,6 +15,9 @@
 # sorted and row-grouped by that key, with a page index (src/data/_run_parquet.py): the run page
 # fetches only its run's byte ranges of the very files the Data page offers, so the build writes
 # no file per run.
+#   run_marts.json  what the run page must know before it reads (src/data/_run_parquet.py
+#                   run_marts_index): the marts it reads by key, their row counts and tool sets,
+#                   and each file's layout (size, footer and page index offsets)
 # Members are streamed: a CSV is written by DuckDB to a temporary file and copied into the
 # archive in chunks, so memory does not grow with the largest mart.
 import os
@@ -37,6 +40,7 @@ catalog = sd.marts(con)
 
 
 def members(folder: Path):
+    layouts = {}  # of the keyed Parquet files, for run_marts.json
     for name in sorted(set(PAGE_MARTS) | set(catalog)):
         if name in PAGE_MARTS:
             payload = sd.table_payload(con, name, catalog=catalog) if name in catalog else sd.missing_payload(name)
@@ -46,10 +50,15 @@ def members(folder: Path):
             for fmt in sd.download_formats(con, name):  # huge marts: Parquet only
                 if fmt == "parquet" and key is not None:
                     path = rp.write_keyed_parquet(con, catalog, name, key, folder)
+                    layouts[name] = rp.file_layout(path, key)
                 else:
                     path = sd.mart_file_path(con, name, fmt, folder)
                 yield f"{name}.{fmt}", path
                 path.unlink()  # the archive holds it now
+    # What the run page reads first (src/components/run-bundle.js): written here, beside the very
+    # files whose byte offsets it records, so the two always come from the same build.
+    yield "run_marts.json", sd.json_bytes(rp.run_marts_index(con, catalog, layouts) if con is not None
+                                          else {"marts": [], "dims": {}, "run_row_limit": sd.RUN_ROW_LIMIT})
 
 
 try:
