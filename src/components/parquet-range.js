@@ -154,7 +154,7 @@ export async function openRangeFile(url, {fetchImpl = fetch, tailBytes = TAIL_BY
     const range = parseContentRange(first.response.headers.get("Content-Range"));
     if (!range) throw new Error(`${url}: a 206 answer without a readable Content-Range`);
     file.byteLength = range.size;
-    file.footerBytes = null;
+    file.footerBytes = first.bytes.byteLength; // where the footer is looked for first: these bytes
     chunks.push({start: range.first, end: range.size, bytes: Promise.resolve(first.bytes)});
     if (range.first === 0) whole = first.bytes;
     else if (range.size <= wholeBelow) await prefetch([{start: 0, end: range.first}]);

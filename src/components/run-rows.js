@@ -8,7 +8,7 @@ import {layoutRanges, readKeyedRows} from "./parquet-range.js";
 // A mart's file is warmed (what a read of it needs first fetched at once, before the read can
 // start) when that costs at most this: the small dimensions whole, the footers and page index of
 // the marts waiting for the run's tools. Bytes spent on a mart the run turns out to have no rows
-// in; a round trip saved on every one it has.
+// in; a round trip saved on the first chart's (its results are in such marts).
 const WARM_BYTES = 64 * 1024;
 
 /** A value as the JSON payloads carry it: integers as numbers, instants as ISO text (UTC). */
@@ -44,10 +44,15 @@ export async function martRows(open, mart, key, value) {
   return readKeyedRows(file, key, value, {expectRows: mart.rows});
 }
 
-/** Fetch ahead what a read of `mart` by `values` (null: not known yet) needs first, when small. */
+/**
+ * Fetch ahead what a read of `mart` by `values` (null: not known yet) needs first, when small: a
+ * small dimension whole; of a mart read by run, its footer and page index (not a file small enough
+ * to come whole: that is the read itself, and the run may have no rows there).
+ */
 async function warm(open, mart, values) {
   if (!mart.layout) return;
   const ranges = layoutRanges(mart.layout, values);
+  if (values !== null && ranges.length === 1 && ranges[0].start === 0) return;
   if (ranges.reduce((n, r) => n + r.end - r.start, 0) > WARM_BYTES) return;
   const file = await open(mart.name);
   if (file.layout && file.prefetch) await file.prefetch(ranges);
