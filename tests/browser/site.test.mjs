@@ -469,7 +469,8 @@ describe("run page", () => {
     await onPage(runPage(runId), "#run-title", async (page) => {
       page.on("response", async (res) => {
         const url = res.url();
-        if (!/\/data\/(marts|runs)\//.test(url)) return;
+        // the Parquet files and any per-run file; not the index the page reads first (a hashed _file/ copy)
+        if (!/\/data\/(marts|runs)\//.test(url) || /\/_file\//.test(url)) return;
         const range = await res.request().headerValue("range");
         fetched.push({file: url.replace(/^.*\/data\//, ""), range, status: res.status(), bytes: (await res.body()).length});
       });
@@ -493,6 +494,42 @@ describe("run page", () => {
     // Two page loads read less of the histograms than one copy of the file holds.
     const histRead = fetched.filter((f) => f.file === "marts/fct_fio_histograms.parquet").reduce((s, f) => s + f.bytes, 0);
     assert.ok(histRead > 0 && histRead < histBytes / 2, `read ${histRead} of ${histBytes} bytes of fct_fio_histograms.parquet in two loads`);
+  });
+
+  test("draws results and result charts before the sample marts arrive, the rest below without moving them", async (t) => {
+    const cpu = await martRows("fct_cpu_samples");
+    const results = new Set([...await martRows("fct_tpcc_results"), ...await martRows("fct_fio_results")].map((r) => r.run_id));
+    const runId = cpu.map((r) => r.run_id).find((id) => results.has(id));
+    if (!runId) return t.skip("no run with results and CPU samples");
+    const context = await browser.newContext({viewport: {width: 1280, height: 900}});
+    // the per-sample marts held back: the page must not wait for them to show what it has
+    let release;
+    const held = new Promise((resolve) => { release = resolve; });
+    await context.route(/\/data\/marts\/fct_(cpu_samples|iostat_device_samples|fio_histograms|tpcc_intervals|fio_log_samples)\.parquet$/,
+      async (route) => { await held; await route.continue(); });
+    const page = await context.newPage();
+    const errors = [];
+    page.on("pageerror", (e) => errors.push(e.message));
+    try {
+      await page.goto(`${server.url}${runPage(runId)}`);
+      const first = page.locator("#run-tpcc, #run-fio").first();
+      await first.waitFor({timeout: 30000});
+      await first.evaluate((e) => e.scrollIntoView({block: "start"}));
+      await page.locator("#run-tpcc .vega-chart[data-rendered], #run-fio .vega-chart[data-rendered]").first().waitFor({timeout: 30000});
+      assert.equal(await page.locator("#run-results").count(), 1, "results shown");
+      assert.equal(await page.locator("#run-more.pending[aria-busy=true]").count(), 1, "room kept for the rest");
+      assert.equal(await page.locator("#run-cpu").count(), 0, "CPU samples not there yet");
+      const top = await first.evaluate((e) => e.getBoundingClientRect().top);
+      release();
+      await page.locator("#run-more:not(.pending) #run-cpu").waitFor({timeout: 30000});
+      await page.locator("#run-more #run-manifest").waitFor();
+      assert.equal(await first.evaluate((e) => e.getBoundingClientRect().top), top, "what the reader looks at did not move");
+      for (const id of ["#run-tpcc", "#run-fio"]) assert.ok(await page.locator(id).count() <= 1, `${id} drawn once`);
+      assert.deepEqual(errors, []);
+    } finally {
+      release();
+      await context.close();
+    }
   });
 
   test("an id that is not a run says so (no failed request, no error)", async () => {
