@@ -17,10 +17,11 @@ import random
 import pytest
 
 from conftest import CORPUS, FIXTURES
-from iopscope.parsers import iostat_json, iostat_text, mpstat_json
+from iopscope.parsers import _iostat_text_fast, iostat_json, iostat_text, mpstat_json
 from iopscope.parsers.base import Columns, NeedsRowPath, ParseError, read_by_reference
 from iopscope.synth.generate import format_file
 
+PERIODIC, COLUMNS = _iostat_text_fast.read_periodic, _iostat_text_fast.read_columns
 MODULES = {"iostat_text": iostat_text, "iostat_json": iostat_json, "mpstat_json": mpstat_json}
 
 
@@ -33,14 +34,14 @@ def _value(v):
 
 
 def _outcome(module, text: str, fast: bool, path: str | None = None):
-    """What a parser makes of the text; ``path`` forces one of iostat_text's paths (None when
-    that path does not take the text)."""
+    """What a parser makes of the text; ``path`` forces one of iostat_text's fast readers (None
+    when that reader does not take the text)."""
     try:
         if path is None:
             r = module.parse(text) if fast else read_by_reference(module, text)
         else:
             try:
-                r = module._parse(text, path)
+                r = module._parse(text, read=path)
             except NeedsRowPath:
                 return None
     except ParseError as exc:
@@ -56,9 +57,9 @@ def assert_same(module, text: str, where: str) -> None:
     assert fast == slow, f"{module.NAME} fast and row-by-row paths differ on {where}"
     if module is iostat_text:
         # parse() takes the first path that applies: each one that does must agree too.
-        for path in (iostat_text.PERIODIC, iostat_text.COLUMNS):
+        for path in (PERIODIC, COLUMNS):
             got = _outcome(module, text, True, path)
-            assert got is None or got == slow, f"iostat_text {path} path differs on {where}"
+            assert got is None or got == slow, f"iostat_text {path.__name__} differs on {where}"
 
 
 def _files(module_name: str) -> list:
@@ -188,7 +189,7 @@ def test_edits_do_change_the_fast_paths_choice(synthetic):
 
 def _periodic_takes(text: str) -> bool:
     try:
-        iostat_text._parse(text, iostat_text.PERIODIC)
+        iostat_text._parse(text, read=PERIODIC)
     except NeedsRowPath:
         return False
     return True
@@ -291,7 +292,7 @@ def test_iostat_text_last_report_cut_anywhere_takes_the_periodic_path(source, sy
     assert _periodic_takes(text)
     cuts = 0
     for offset, cut in _last_report_cuts(text):
-        periodic = _outcome(iostat_text, cut, True, iostat_text.PERIODIC)
+        periodic = _outcome(iostat_text, cut, True, PERIODIC)
         assert periodic is not None, f"periodic path refused a cut at {offset}: {cut[-60:]!r}"
         assert periodic == _outcome(iostat_text, cut, False), f"periodic path differs, cut at {offset}"
         cuts += 1
