@@ -297,3 +297,15 @@ def test_iostat_text_last_report_cut_anywhere_takes_the_periodic_path(source, sy
         assert periodic == _outcome(iostat_text, cut, False), f"periodic path differs, cut at {offset}"
         cuts += 1
     assert cuts > 100
+
+
+def test_iostat_text_columns_reader_takes_what_the_periodic_one_leaves(synthetic):
+    """The second fast reader is taken (else the comparisons above would prove nothing for it):
+    an appended run, which the periodic reader refuses, comes out column-wise, as the reference."""
+    text = synthetic["iostat_text"][:30_000]
+    appended = text + text
+    assert not _periodic_takes(appended)
+    got = iostat_text._parse(appended, read=COLUMNS)
+    assert isinstance(got.tables["iostat_device_samples"], Columns)
+    assert isinstance(iostat_text.parse(appended).tables["iostat_device_samples"], Columns)
+    assert _outcome(iostat_text, appended, True, COLUMNS) == _outcome(iostat_text, appended, False)

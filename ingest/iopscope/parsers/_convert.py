@@ -13,9 +13,22 @@ from __future__ import annotations
 from iopscope.parsers.base import ParseResult
 
 
-def number(text: str | None, what: str, line: int | None, result: ParseResult) -> float | None:
+def plain_number(text: str | None) -> float | None:
+    """What :func:`number` returns when it has nothing to say (a finite number), else None:
+    the common case, for a caller that finds the line of an issue only when there is one."""
     if text is None:
         return None
+    try:
+        value = float(text)  # float() skips the spaces number() strips
+    except ValueError:
+        return None
+    return value if value - value == 0.0 else None   # nan and inf give nan
+
+
+def number(text: str | None, what: str, line: int | None, result: ParseResult) -> float | None:
+    value = plain_number(text)
+    if value is not None or text is None:
+        return value
     text = text.strip()
     if text == "":
         return None
@@ -32,6 +45,15 @@ def number(text: str | None, what: str, line: int | None, result: ParseResult) -
 
 def whole(text: str | None, what: str, line: int | None, result: ParseResult) -> int | None:
     """An integer field: a fraction or a value beyond 2^53 (not exact in a float) is an issue."""
+    if text is None:
+        return None
+    try:
+        exact = int(text)    # the common case first: what float() then int() would give
+    except ValueError:
+        pass
+    else:
+        if -2 ** 53 <= exact <= 2 ** 53:
+            return exact
     value = number(text, what, line, result)
     if value is None:
         return None
