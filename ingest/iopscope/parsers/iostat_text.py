@@ -360,7 +360,13 @@ class _Reader:
             elif self.mode == 1 and self._cpu_line(i, lines[i]):
                 i += 1
                 continue
-            self._classify(i, lines[i])
+            line = lines[i]
+            if not line or line.isspace():   # between reports: 1 to 3 a report (inline: cheap)
+                self.mode = 0
+                if self.blank_after_banner is not None:
+                    self.blank_after_banner += 1
+            else:
+                self._classify(i, line)
             i += 1
         self._finish(count)
 
@@ -469,12 +475,7 @@ class _Reader:
     # ---- every other line
 
     def _classify(self, i: int, line: str) -> None:
-        """A line outside a block's rows: empty, a header, a banner, a stamp, or not understood."""
-        if not line or line.isspace():
-            self.mode = 0
-            if self.blank_after_banner is not None:
-                self.blank_after_banner += 1
-            return
+        """A line outside a block's rows (not empty): a header, a banner, a stamp, or not understood."""
         cached = self.headers.get(line)
         if cached is None:
             stripped = line.strip()
