@@ -321,7 +321,6 @@ def run_steps(sweep_dir: Path, state: SweepState, steps: list[Step], console: Co
     return code
 
 
-
 # --------------------------------------------------------------------------- naming & checks
 
 
