@@ -424,19 +424,23 @@ class _LineReader:
         self.comma = self.day_first = bool(_DECIMAL_COMMA.search(text, 0, 16384))
         for lineno, line in enumerate(text.splitlines(), 1):
             tokens = line.split()
-            if tokens:
-                self.last_line_bad = not self._line(lineno, line, tokens)
+            if not tokens:
+                continue
+            section = self.section
+            if section is not None and section.min_len <= len(tokens) <= section.max_len:
+                cpu = tokens[section.k]
+                if (cpu == "all" or cpu.isdigit() or cpu == "-1") and tokens[0][:1].isdigit():
+                    self._row(lineno, tokens, cpu)   # a row of the current CPU section: the hot path
+                    self.last_line_bad = False
+                    continue
+            self.last_line_bad = not self._line(lineno, line, tokens)
         self._finish()
 
     def _line(self, lineno: int, line: str, tokens: list[str]) -> bool:
-        """Read one non-empty line; False when it is skipped as not understood."""
+        """Read one non-empty line that is not a row of the current section; False when it is
+        skipped as not understood."""
         n = len(tokens)
         section = self.section
-        if section is not None and section.min_len <= n <= section.max_len:
-            cpu = tokens[section.k]
-            if (cpu == "all" or cpu.isdigit() or cpu == "-1") and tokens[0][:1].isdigit():
-                self._row(lineno, tokens, cpu)
-                return True
         if is_summary(line):
             self.summaries += 1
             return True
