@@ -309,3 +309,29 @@ def test_iostat_text_columns_reader_takes_what_the_periodic_one_leaves(synthetic
     assert isinstance(got.tables["iostat_device_samples"], Columns)
     assert isinstance(iostat_text.parse(appended).tables["iostat_device_samples"], Columns)
     assert _outcome(iostat_text, appended, True, COLUMNS) == _outcome(iostat_text, appended, False)
+
+
+def test_iostat_text_last_report_of_only_a_header_reads_as_the_reference():
+    """Found by fuzzing: a -d capture whose last report is its stamp and Device header, then the
+    newline. The reference reader takes that report as whole (a -z report with no active device)
+    and fills in a zero row; the periodic reader read it as cut short, one row less."""
+    header = "Device             tps    kB_read/s    kB_wrtn/s    kB_read    kB_wrtn\n"
+    text = ("Linux 5.15.0-91-generic (box) \t2024-01-15 \t_x86_64_\t(4 CPU)\n\n"
+            "2024-01-15T10:00:00+0100\n" + header +
+            "sdb                5.00        20.00         0.00        999          0\n\n\n"
+            "2024-01-15T10:00:05+0100\n" + header)
+    assert_same(iostat_text, text, "a last report of only its header")
+    rows = iostat_text.parse(text).tables["iostat_device_samples"]
+    assert [bool(row.get("is_zero_filled")) for row in rows] == [False, True]
+
+
+def test_iostat_text_device_renamed_in_one_report_reads_as_the_reference():
+    """Found by fuzzing: a -d capture where one report names its device otherwise (vda, VDA,
+    vda). The reference reader sees devices left out (-z) and fills them in; the periodic
+    reader read the rows as printed."""
+    header = "Device             tps    kB_read/s    kB_wrtn/s    kB_read    kB_wrtn\n"
+    report = "\n\n" + header + "{}            1.00         2.00         3.00          2          3\n"
+    text = "Linux 6.1.0 (vm) \t11/21/26 \t_x86_64_\t(2 CPU)\n" + "".join(
+        report.format(name) for name in ("vda", "VDA", "vda")) + "\n"
+    assert_same(iostat_text, text, "a device renamed in one report")
+    assert len(iostat_text.parse(text).tables["iostat_device_samples"]) == 6  # 3 printed, 3 filled

@@ -94,7 +94,7 @@ from iopscope.parsers._sysstat_common import (
 from iopscope.parsers.base import Columns, ParseError, ParseResult, fastest_reading, no_gc
 
 NAME = "iostat_text"
-VERSION = "1.1.0"
+VERSION = "1.1.1"  # 1.1.1: two -d captures the periodic reader misread now read as the reference (zero rows filled)
 TOOL = "iostat"
 HAS_FAST_PATH = True  # fuzzing holds parse() to read_by_reference() (base.py)
 
