@@ -28,6 +28,7 @@
             {{ exceptions.raise_compiler_error("union_by_name: column '" ~ name ~ "' is declared twice") }}
         {%- endif -%}
         {%- do declared.append(name) -%}
+        {%- set checked_type = union_pad_type(type) -%}{#- an unknown type fails even where no branch needs the pad -#}
     {%- endfor -%}
     {%- set provided = [] -%}
     {%- for relation, names in branches -%}
