@@ -17,7 +17,8 @@
     type, and the engine's union rules combine them as in a hand-written union.
     The columns are named unqualified on purpose: a branch that has a column but forgot to name
     it fails the build ("ambiguous reference", on DuckDB and Spark alike) instead of becoming a
-    silent null; one that names a column it lacks fails too ("not found"). A name that is not
+    silent null; one that names a column it lacks fails too ("not found"). (A column that is not
+    declared at all is left out, as by any select that does not name it.) A name that is not
     declared, a name given twice, or a declared column no branch has is a compile error.
     Adding a source to a union is one more branch; adding a column touches only the branches
     that have it. -#}
