@@ -51,9 +51,12 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "ingest"))
 PY = sys.executable
 BIN = Path(PY).parent
-TEXT_FORMATS = ("tpcc_mysql", "iostat_text", "fio_log", "mpstat_text", "sar_cpu", "collectl_plot", "fio_terse",
-                "fio_histogram_log", "hammerdb", "iometer", "sysbench", "diskspd_xml", "diskspd_text")
-JSON_FORMATS = ("iostat_json", "mpstat_json", "fio_json")
+from iopscope.synth.generate import JSON_BIG_FORMATS, big_formats  # noqa: E402  (needs the path above)
+
+# every format the generator writes (a new format joins by its iopscope/synth/big_<name>.py);
+# JSON ones are compared with DuckDB's read_json, the others with read_csv of the same records
+JSON_FORMATS = tuple(f for f in big_formats() if f in JSON_BIG_FORMATS)
+TEXT_FORMATS = tuple(f for f in big_formats() if f not in JSON_BIG_FORMATS)
 DUCKDB_THREADS = os.cpu_count() or 1
 SITE = {"timeout_s": 1800.0}
 CHART_PAGES = ("/", "/tpcc", "/fio")   # pages whose first screen is a chart
