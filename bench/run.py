@@ -51,9 +51,12 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "ingest"))
 PY = sys.executable
 BIN = Path(PY).parent
-TEXT_FORMATS = ("tpcc_mysql", "iostat_text", "fio_log", "mpstat_text", "sar_cpu", "collectl_plot", "fio_terse",
-                "fio_histogram_log", "hammerdb", "iometer", "sysbench", "diskspd_xml", "diskspd_text")
-JSON_FORMATS = ("iostat_json", "mpstat_json", "fio_json")
+from iopscope.synth.generate import JSON_BIG_FORMATS, big_formats  # noqa: E402  (needs the path above)
+
+# every format the generator writes (a new format joins by its iopscope/synth/big_<name>.py);
+# JSON ones are compared with DuckDB's read_json, the others with read_csv of the same records
+JSON_FORMATS = tuple(f for f in big_formats() if f in JSON_BIG_FORMATS)
+TEXT_FORMATS = tuple(f for f in big_formats() if f not in JSON_BIG_FORMATS)
 DUCKDB_THREADS = os.cpu_count() or 1
 SITE = {"timeout_s": 1800.0}
 CHART_PAGES = ("/", "/tpcc", "/fio")   # pages whose first screen is a chart
@@ -558,11 +561,16 @@ def private_site_root(work: Path) -> Path:
     return site
 
 
-def run_site(env: dict[str, str], site_root: Path, dist: Path, timeout_s: float | None = None) -> dict[str, Any]:
+def run_site(env: dict[str, str], site_root: Path, dist: Path, timeout_s: float | None = None,
+             keep_bundles: bool = False) -> dict[str, Any]:
+    """``observable build`` of ``site_root`` into ``dist``. A full build starts from an empty
+    cache; ``keep_bundles`` drops only the data loaders' outputs and keeps the npm bundles, as
+    ``iopscope build`` does (pipeline.site): what a rebuild after one new run really costs."""
     observable = site_root / "node_modules" / ".bin" / "observable"
     if not observable.exists():
         return {"skipped": "node_modules missing (npm ci)"}
-    shutil.rmtree(site_root / "src" / ".observablehq" / "cache", ignore_errors=True)
+    cache = site_root / "src" / ".observablehq" / "cache"
+    shutil.rmtree(cache / "data" if keep_bundles else cache, ignore_errors=True)
     shutil.rmtree(dist, ignore_errors=True)
     env = {**env, "IOPSCOPE_DIST": str(dist), "IOPSCOPE_PYTHON": PY, "NO_COLOR": "1"}
     m = measure([str(observable), "build"], env=env, cwd=site_root, timeout_s=timeout_s)
@@ -571,6 +579,10 @@ def run_site(env: dict[str, str], site_root: Path, dist: Path, timeout_s: float 
     log_text = m["stdout"] + m["stderr"]
     # Framework prints "... in <N>ms" once per page or module it has built
     out["outputs_built"] = len(re.findall(r"\bin \d+ms", log_text))
+    # and "load /data/<file> → [missing] success <size> in <N>ms" once per data loader it ran:
+    # where a rebuild's time goes (loaders run concurrently, so these overlap)
+    out["loaders_ms"] = {name: int(ms) for name, ms in
+                         re.findall(r"load (/data/\S+) → \[missing\] success [\d.]+ \w*B in (\d+)ms", log_text)}
     if m["rc"] != 0 or m["timed_out"]:
         out["stderr_tail"] = log_text[-1500:]
         return out
@@ -691,7 +703,7 @@ def section_incremental(work: Path, scale: str, seed: int, do_dbt: bool, do_site
         root = work / "site-root"
         if do_site and wh.exists() and root.exists():
             log(f"incremental: site build ({root.name})")
-            out["site"] = run_site(env, root, work / f"dist-{scale}-incremental")
+            out["site"] = run_site(env, root, work / f"dist-{scale}-incremental", keep_bundles=True)
             out["ingest_dbt_site_wall_s"] = round(total + out["site"].get("wall_s", 0), 2)
     finally:
         shutil.rmtree(new_dir if campaign_existed else new_dir.parent, ignore_errors=True)
