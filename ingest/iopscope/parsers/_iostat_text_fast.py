@@ -73,11 +73,10 @@ def read_periodic(lines: list[str], result: ParseResult, dates: DateReader) -> N
         lines = lines[:-1]                          # the kept cut line is not read, only warned
     grid = _Grid(lines, start, shape)
     opened = _check_repeats(grid, shape, dates)
-    if shape.devices is not None and shape.cpu is None and result.status == "complete" \
+    if shape.devices is not None and result.status == "complete" \
             and shape.devices[1] <= grid.cut < shape.devices[1] + shape.devices[2]:
         # A last report with its Device header but fewer rows, in a file not cut mid-line: the
         # reference reader takes it as whole, a -z report, and fills in the idle devices.
-        # (With avg-cpu blocks it registers no report at the Device header and fills nothing.)
         raise NeedsRowPath
     facts: dict = {}
     if banner is not None:

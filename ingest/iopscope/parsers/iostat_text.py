@@ -94,7 +94,9 @@ from iopscope.parsers._sysstat_common import (
 from iopscope.parsers.base import Columns, ParseError, ParseResult, fastest_reading, no_gc
 
 NAME = "iostat_text"
-VERSION = "1.1.1"  # 1.1.1: two -d captures the periodic reader misread now read as the reference (zero rows filled)
+# 1.1.2: -xz captures with avg-cpu blocks get their idle devices filled;
+# 1.1.1: two -d captures the periodic reader misread now read as the reference
+VERSION = "1.1.2"
 TOOL = "iostat"
 HAS_FAST_PATH = True  # fuzzing holds parse() to read_by_reference() (base.py)
 
@@ -562,8 +564,11 @@ class _Reader:
             for previous in self.sample_rows.values():
                 previous["layout"] = layout
         else:
+            # the first Device header of a report its avg-cpu block opened: where its device rows
+            # start too (without this, -xz captures with avg-cpu blocks were never zero-filled)
             self.sample_tokens = tokens
             layout = dc.layout
+            self.reports.append((self.sample, self._rows_read()))
         self.sample_cols = self.sample_cols | dc.outputs if self.sample_cols else dc.outputs
         self.dc, self.dev_first, self.indented, self.merge = dc, dev_first, indented, merge
         base = dict(self.sample)
