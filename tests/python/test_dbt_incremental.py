@@ -174,6 +174,10 @@ def test_one_new_run_into_a_compacted_lake_equals_a_full_build(tmp_path, monkeyp
     assert report.runs_ingested == 1 and report.compaction.runs_packed >= 1
     assert not [p for p in paths.lake.rglob("run-*.parquet")], "the new run was packed"
     assert pipeline.build_warehouse(paths, run_tests=False) == "incremental"
+    built = paths.warehouse.stat().st_mtime_ns
+    # nothing ingested since: no dbt at all, the warehouse untouched
+    assert pipeline.build_warehouse(paths, run_tests=False) == "unchanged"
+    assert paths.warehouse.stat().st_mtime_ns == built
 
     fresh = dataclasses.replace(paths, warehouse=tmp_path / "full" / "iopscope.duckdb")
     assert pipeline.build_warehouse(fresh, run_tests=False) == "full"
