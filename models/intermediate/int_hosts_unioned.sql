@@ -3,6 +3,14 @@
 -- Materialized as a table: several models and tests read it, a view would recompute the chain.
 {{ config(materialized='table') }}
 
+{#- the unioned shape, in output order; each branch below has some of these (macros/union_by_name.sql) -#}
+{%- set host_columns = [
+    ['host_id', 'string'], ['source_kind', 'string'], ['study_id', 'string'], ['host_role', 'string'],
+    ['host_vendor_model', 'string'], ['host_cpu_model', 'string'], ['host_nominal_ghz', 'double'],
+    ['host_measured_ghz', 'double'], ['host_sockets', 'bigint'], ['host_physical_cores', 'bigint'],
+    ['host_logical_cpus', 'bigint'], ['host_ram_gib', 'double'], ['host_os', 'string'], ['host_kernel', 'string'],
+    ['host_notes', 'string'], ['run_count', 'bigint'], ['has_conflicting_facts', 'boolean'], ['provenance', 'string']] %}
+
 with published as (
 
     select * from {{ ref('stg_lake__published_hosts') }}
@@ -51,13 +59,11 @@ published_shaped as (
         host_vendor_model,
         host_cpu_model,
         host_nominal_ghz,
-        cast(null as {{ type_double() }}) as host_measured_ghz,
         host_sockets,
         host_physical_cores,
         host_logical_cpus,
         host_ram_gb as host_ram_gib,
         host_os,
-        cast(null as {{ dbt.type_string() }}) as host_kernel,
         host_notes,
         0 as run_count,
         false as has_conflicting_facts,
@@ -72,7 +78,6 @@ measured_shaped as (
     select
         measured.host_id,
         measured.source_kind,
-        cast(null as {{ dbt.type_string() }}) as study_id,
         'system_under_test' as host_role,
         measured.host_vendor_model,
         measured.host_cpu_model,
@@ -84,7 +89,6 @@ measured_shaped as (
         measured.host_ram_gib,
         measured.host_os,
         measured.host_kernel,
-        cast(null as {{ dbt.type_string() }}) as host_notes,
         measured.run_count,
         measured.has_conflicting_facts,
         {{ dbt.concat(["'run manifest: '", "measured.first_run_id"]) }} as provenance
@@ -95,10 +99,15 @@ measured_shaped as (
 ),
 
 unioned as (
-
-    select * from published_shaped
-    union all
-    select * from measured_shaped
+    {{ union_by_name(host_columns, [
+        ['published_shaped', ['host_id', 'source_kind', 'study_id', 'host_role', 'host_vendor_model', 'host_cpu_model',
+                              'host_nominal_ghz', 'host_sockets', 'host_physical_cores', 'host_logical_cpus',
+                              'host_ram_gib', 'host_os', 'host_notes', 'run_count', 'has_conflicting_facts',
+                              'provenance']],
+        ['measured_shaped', ['host_id', 'source_kind', 'host_role', 'host_vendor_model', 'host_cpu_model',
+                             'host_nominal_ghz', 'host_measured_ghz', 'host_sockets', 'host_physical_cores',
+                             'host_logical_cpus', 'host_ram_gib', 'host_os', 'host_kernel', 'run_count',
+                             'has_conflicting_facts', 'provenance']]]) }}
 
 ),
 

@@ -11,6 +11,16 @@
 -- chart in one run folder, so its rows, like a measured run's, depend on that run alone.
 -- depends_on: {{ ref('int_run_fingerprints') }}
 
+{#- the unioned shape, in output order; each branch below has some of these (macros/union_by_name.sql) -#}
+{%- set tpcc_interval_columns = [
+    ['source_kind', 'string'], ['run_id', 'string'], ['source_path', 'string'], ['tpcc_series_id', 'string'],
+    ['study_id', 'string'], ['host_id', 'string'], ['device_id', 'string'], ['db_config_id', 'string'],
+    ['connections', 'bigint'], ['elapsed_s', 'double'], ['interval_s', 'double'],
+    ['is_in_measured_window', 'boolean'], ['is_steady_state_sample', 'boolean'], ['new_order_per_min', 'double'],
+    ['p95_new_order_ms', 'double'], ['p90_new_order_ms', 'double'], ['p99_new_order_ms', 'double'],
+    ['max_new_order_ms', 'double'], ['total_txn_per_min', 'double'], ['series_label', 'string'],
+    ['is_approx', 'boolean'], ['provenance', 'string']] %}
+
 with published as (
 
     select * from {{ ref('stg_lake__published_tpcc_timeseries') }}
@@ -73,15 +83,10 @@ published_shaped as (
         db_config_id,
         connections,
         cast(elapsed_s as {{ type_double() }}) as elapsed_s,
-        cast(null as {{ type_double() }}) as interval_s,
         true as is_in_measured_window,
         true as is_steady_state_sample,
         new_order_per_min,
         p95_new_order_ms,
-        cast(null as {{ type_double() }}) as p90_new_order_ms,
-        cast(null as {{ type_double() }}) as p99_new_order_ms,
-        cast(null as {{ type_double() }}) as max_new_order_ms,
-        cast(null as {{ type_double() }}) as total_txn_per_min,
         coalesce(throughput_series_label, latency_series_label) as series_label,
         false as is_approx,
         case when first_citation = last_citation
@@ -116,7 +121,6 @@ measured_shaped as (
         {{ safe_divide('(measured.new_order_count + measured.payment_count + measured.order_status_count'
                        ' + measured.delivery_count + measured.stock_level_count) * 60.0', 'measured.interval_s') }}
             as total_txn_per_min,
-        cast(null as {{ dbt.type_string() }}) as series_label,
         false as is_approx,
         {{ dbt.concat(["'run '", "measured.run_id", "': '", "measured.source_path", "' interval '",
                        "cast(measured.interval_index as " ~ dbt.type_string() ~ ")"]) }} as provenance
@@ -127,10 +131,14 @@ measured_shaped as (
 ),
 
 unioned as (
-
-    select * from published_shaped
-    union all
-    select * from measured_shaped
+    {{ union_by_name(tpcc_interval_columns, [
+        ['published_shaped', ['source_kind', 'run_id', 'source_path', 'tpcc_series_id', 'study_id', 'host_id', 'device_id',
+                              'db_config_id', 'connections', 'elapsed_s', 'is_in_measured_window', 'is_steady_state_sample',
+                              'new_order_per_min', 'p95_new_order_ms', 'series_label', 'is_approx', 'provenance']],
+        ['measured_shaped', ['source_kind', 'run_id', 'source_path', 'tpcc_series_id', 'study_id', 'host_id', 'device_id',
+                             'db_config_id', 'connections', 'elapsed_s', 'interval_s', 'is_in_measured_window',
+                             'is_steady_state_sample', 'new_order_per_min', 'p95_new_order_ms', 'p90_new_order_ms',
+                             'p99_new_order_ms', 'max_new_order_ms', 'total_txn_per_min', 'is_approx', 'provenance']]]) }}
 
 ),
 

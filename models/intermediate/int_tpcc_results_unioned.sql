@@ -9,6 +9,26 @@
 -- Materialized as a table: several models and tests read it, a view would recompute the chain.
 {{ config(materialized='table') }}
 
+{#- the unioned shape, in output order; each branch below has some of these (macros/union_by_name.sql) -#}
+{%- set tpcc_result_columns = [
+    ['source_kind', 'string'], ['run_id', 'string'], ['source_path', 'string'], ['study_id', 'string'],
+    ['host_id', 'string'], ['device_id', 'string'], ['data_device_count', 'bigint'], ['array_layout', 'string'],
+    ['db_config_id', 'string'], ['db_server', 'string'], ['kit', 'string'], ['warehouses', 'bigint'],
+    ['connections', 'bigint'], ['buffer_pool_gib', 'double'], ['page_size_kib', 'bigint'],
+    ['new_order_tpm', 'double'], ['tpmc_printed', 'double'], ['tpmc_from_counts', 'double'],
+    ['p95_new_order_ms', 'double'], ['p95_basis', 'string'], ['max_new_order_ms', 'double'],
+    ['cpu_user_sys_pct', 'double'], ['cpu_iowait_pct', 'double'], ['data_read_iops', 'double'],
+    ['data_write_iops', 'double'], ['log_write_iops', 'double'], ['total_txn_per_min', 'double'],
+    ['data_read_await_ms', 'double'], ['data_write_await_ms', 'double'], ['log_write_await_ms', 'double'],
+    ['system_window_basis', 'string'], ['result_status', 'string']] %}
+{#- published figures' printed-precision bounds (macros/precision.sql) -#}
+{%- set printed_bounds = [] %}
+{%- for metric in tpcc_figure_metrics() %}
+    {%- do printed_bounds.extend([metric ~ '_printed_low', metric ~ '_printed_high']) %}
+    {%- do tpcc_result_columns.extend([[metric ~ '_printed_low', 'double'], [metric ~ '_printed_high', 'double']]) %}
+{%- endfor %}
+{%- do tpcc_result_columns.extend([['is_approx', 'boolean'], ['qualifier', 'string'], ['provenance', 'string']]) %}
+
 with published as (
 
     select * from {{ ref('int_published_tpcc_results_pivoted') }}
@@ -60,8 +80,6 @@ published_shaped as (
         published.study_id,
         published.host_id,
         published.device_id,
-        cast(null as {{ dbt.type_int() }}) as data_device_count,
-        cast(null as {{ dbt.type_string() }}) as array_layout,
         published.db_config_id,
         published.db_server,
         case when lower(studies.benchmark_tool) like '%tpcc-mysql%' then 'tpcc-mysql'
@@ -71,8 +89,6 @@ published_shaped as (
         published.buffer_pool_gib,
         published.page_size_kib,
         published.new_order_tpm,
-        cast(null as {{ type_double() }}) as tpmc_printed,
-        cast(null as {{ type_double() }}) as tpmc_from_counts,
         published.p95_new_order_ms,
         case when published.p95_new_order_ms is not null then 'as published' end as p95_basis,
         published.max_new_order_ms,
@@ -81,18 +97,12 @@ published_shaped as (
         published.data_read_iops,
         published.data_write_iops,
         published.log_write_iops,
-        cast(null as {{ type_double() }}) as total_txn_per_min,
-        cast(null as {{ type_double() }}) as data_read_await_ms,
-        cast(null as {{ type_double() }}) as data_write_await_ms,
-        cast(null as {{ type_double() }}) as log_write_await_ms,
-        cast(null as {{ dbt.type_string() }}) as system_window_basis,
         case when published.failed_figure_count > 0 then 'failed' else 'ok' end as result_status,
         {%- for metric in tpcc_figure_metrics() %}
         published.{{ metric }}_low as {{ metric }}_printed_low,
         published.{{ metric }}_high as {{ metric }}_printed_high,
         {%- endfor %}
         published.is_approx,
-        cast(null as {{ dbt.type_string() }}) as qualifier,
         {{ dbt.concat(["published.study_id", "': '", "published.citations"]) }} as provenance
     from published
     left join studies on published.study_id = studies.study_id
@@ -110,39 +120,12 @@ sqlserver_shaped as (
         sqlserver.device_id,
         sqlserver.device_count as data_device_count,
         sqlserver.array_layout,
-        cast(null as {{ dbt.type_string() }}) as db_config_id,
         'Microsoft SQL Server' as db_server,
         'SQL Server OLTP kit (not named; NOPM)' as kit,
-        cast(null as {{ dbt.type_int() }}) as warehouses,
-        cast(null as {{ dbt.type_int() }}) as connections,
-        cast(null as {{ type_double() }}) as buffer_pool_gib,
-        cast(null as {{ dbt.type_int() }}) as page_size_kib,
         case when sqlserver.metric = 'nopm' then sqlserver.metric_value end as new_order_tpm,
-        cast(null as {{ type_double() }}) as tpmc_printed,
-        cast(null as {{ type_double() }}) as tpmc_from_counts,
-        cast(null as {{ type_double() }}) as p95_new_order_ms,
-        cast(null as {{ dbt.type_string() }}) as p95_basis,
-        cast(null as {{ type_double() }}) as max_new_order_ms,
-        cast(null as {{ type_double() }}) as cpu_user_sys_pct,
-        cast(null as {{ type_double() }}) as cpu_iowait_pct,
-        cast(null as {{ type_double() }}) as data_read_iops,
-        cast(null as {{ type_double() }}) as data_write_iops,
-        cast(null as {{ type_double() }}) as log_write_iops,
-        cast(null as {{ type_double() }}) as total_txn_per_min,
-        cast(null as {{ type_double() }}) as data_read_await_ms,
-        cast(null as {{ type_double() }}) as data_write_await_ms,
-        cast(null as {{ type_double() }}) as log_write_await_ms,
-        cast(null as {{ dbt.type_string() }}) as system_window_basis,
         sqlserver.result_status,
-        {%- for metric in tpcc_figure_metrics() %}
-        {%- if metric == 'new_order_tpm' %}
         case when sqlserver.metric = 'nopm' then {{ printed_low('sqlserver.metric_value', 'sqlserver.metric_value_resolution', 'sqlserver.qualifier') }} end as new_order_tpm_printed_low,
         case when sqlserver.metric = 'nopm' then {{ printed_high('sqlserver.metric_value', 'sqlserver.metric_value_resolution', 'sqlserver.qualifier') }} end as new_order_tpm_printed_high,
-        {%- else %}
-        cast(null as {{ type_double() }}) as {{ metric }}_printed_low,
-        cast(null as {{ type_double() }}) as {{ metric }}_printed_high,
-        {%- endif %}
-        {%- endfor %}
         sqlserver.is_approx,
         sqlserver.qualifier,
         {{ dbt.concat(["sqlserver.study_id", "': '", "sqlserver.citation", "' ('", "sqlserver.storage_config", "')'"]) }}
@@ -192,12 +175,7 @@ measured_shaped as (
         coalesce(cpu.cpu_window_basis, case when io.run_id is not null then 'see int_run_windows' end)
             as system_window_basis,
         tpcc_runs.tpcc_status as result_status,
-        {%- for metric in tpcc_figure_metrics() %}
-        cast(null as {{ type_double() }}) as {{ metric }}_printed_low,
-        cast(null as {{ type_double() }}) as {{ metric }}_printed_high,
-        {%- endfor %}
         false as is_approx,
-        cast(null as {{ dbt.type_string() }}) as qualifier,
         {{ dbt.concat(["'run '", "tpcc_runs.run_id", "': '", "tpcc_runs.source_path"]) }} as provenance
     from tpcc_runs
     left join runs on tpcc_runs.run_id = runs.run_id
@@ -209,12 +187,17 @@ measured_shaped as (
 ),
 
 unioned as (
-
-    select * from published_shaped
-    union all
-    select * from sqlserver_shaped
-    union all
-    select * from measured_shaped
+    {{ union_by_name(tpcc_result_columns, [
+        ['published_shaped', ['source_kind', 'run_id', 'source_path', 'study_id', 'host_id', 'device_id', 'db_config_id',
+                              'db_server', 'kit', 'warehouses', 'connections', 'buffer_pool_gib', 'page_size_kib',
+                              'new_order_tpm', 'p95_new_order_ms', 'p95_basis', 'max_new_order_ms', 'cpu_user_sys_pct',
+                              'cpu_iowait_pct', 'data_read_iops', 'data_write_iops', 'log_write_iops', 'result_status']
+                             + printed_bounds + ['is_approx', 'provenance']],
+        ['sqlserver_shaped', ['source_kind', 'run_id', 'source_path', 'study_id', 'host_id', 'device_id', 'data_device_count',
+                              'array_layout', 'db_server', 'kit', 'new_order_tpm', 'result_status',
+                              'new_order_tpm_printed_low', 'new_order_tpm_printed_high', 'is_approx', 'qualifier',
+                              'provenance']],
+        ['measured_shaped', tpcc_result_columns | map(attribute=0) | reject('in', printed_bounds + ['qualifier']) | list]]) }}
 
 ),
 

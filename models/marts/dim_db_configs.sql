@@ -2,6 +2,13 @@
 -- configurations come with inherited values materialized (is_inherited says which); measured
 -- ones come from run manifests ([db.parameters]), keyed by the manifest's db config_id or
 -- 'run:<run_id>'. A published configuration id wins over a manifest reusing it.
+
+{#- the mart's shape, in output order; each branch below has some of these (macros/union_by_name.sql) -#}
+{%- set db_config_columns = [
+    ['config_id', 'string'], ['parameter', 'string'], ['value', 'string'], ['source_kind', 'string'],
+    ['study_id', 'string'], ['db_server', 'string'], ['db_version', 'string'], ['is_inherited', 'boolean'],
+    ['inherited_from', 'string'], ['config_section', 'string'], ['is_flagged', 'boolean'], ['note', 'string'],
+    ['has_conflicting_values', 'boolean'], ['run_count', 'bigint'], ['provenance', 'string']] %}
 with published as (
 
     select * from {{ ref('stg_lake__published_db_configs') }}
@@ -81,14 +88,10 @@ measured_shaped as (
         measured.parameter,
         measured.parameter_value as value,
         measured.source_kind,
-        cast(null as {{ dbt.type_string() }}) as study_id,
         measured.db_server,
         measured.db_version,
         false as is_inherited,
-        cast(null as {{ dbt.type_string() }}) as inherited_from,
-        cast(null as {{ dbt.type_string() }}) as config_section,
         measured.has_conflicting_values as is_flagged,
-        cast(null as {{ dbt.type_string() }}) as note,
         measured.has_conflicting_values,
         measured.run_count,
         {{ dbt.concat(["'run manifest: '", "measured.first_run_id"]) }} as provenance
@@ -98,10 +101,10 @@ measured_shaped as (
 ),
 
 final as (
-
-    select * from published_shaped
-    union all
-    select * from measured_shaped
+    {{ union_by_name(db_config_columns, [
+        ['published_shaped', db_config_columns | map(attribute=0) | list],
+        ['measured_shaped', ['config_id', 'parameter', 'value', 'source_kind', 'db_server', 'db_version', 'is_inherited',
+                             'is_flagged', 'has_conflicting_values', 'run_count', 'provenance']]]) }}
 
 )
 

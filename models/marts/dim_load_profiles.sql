@@ -1,5 +1,12 @@
 -- IO load profiles: the published standard profiles (Fujitsu) and every profile measured fio
 -- jobs ran (access pattern, read share, block size), each linked to the standard one it equals.
+
+{#- the mart's shape, in output order; each branch below has some of these (macros/union_by_name.sql) -#}
+{%- set load_profile_columns = [
+    ['profile_id', 'string'], ['source_kind', 'string'], ['profile_name', 'string'], ['access_pattern', 'string'],
+    ['read_pct', 'double'], ['write_pct', 'double'], ['block_size_kib', 'double'], ['application', 'string'],
+    ['standard_profile_id', 'string'], ['measured_job_count', 'bigint'], ['measured_run_count', 'bigint'],
+    ['note', 'string'], ['provenance', 'string']] %}
 with published as (
 
     select * from {{ ref('stg_lake__published_io_profiles') }}
@@ -63,11 +70,9 @@ measured_shaped as (
         measured.read_pct,
         100 - measured.read_pct as write_pct,
         measured.block_size_kib,
-        cast(null as {{ dbt.type_string() }}) as application,
         measured.standard_profile_id,
         measured.measured_job_count,
         measured.measured_run_count,
-        cast(null as {{ dbt.type_string() }}) as note,
         {{ dbt.concat(["'fio jobs, first in run '", "measured.first_run_id"]) }} as provenance
     from measured
     left join published on measured.profile_id = published.profile_id
@@ -76,10 +81,11 @@ measured_shaped as (
 ),
 
 final as (
-
-    select * from published_shaped
-    union all
-    select * from measured_shaped
+    {{ union_by_name(load_profile_columns, [
+        ['published_shaped', load_profile_columns | map(attribute=0) | list],
+        ['measured_shaped', ['profile_id', 'source_kind', 'profile_name', 'access_pattern', 'read_pct', 'write_pct',
+                             'block_size_kib', 'standard_profile_id', 'measured_job_count', 'measured_run_count',
+                             'provenance']]]) }}
 
 )
 

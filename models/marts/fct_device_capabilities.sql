@@ -6,6 +6,23 @@
 --   published_maximum  published maxima over all loads (Fujitsu's comparison table and prose)
 --   spec_sheet         data-sheet figures (dim_devices); never measured, never a latency
 -- Derived: usd_per_iops = price / iops; iops_per_gb = iops / capacity; usd_per_gb = price / capacity.
+
+{#- the unioned shape, in output order; each branch below has some of these (macros/union_by_name.sql) -#}
+{%- set capability_columns = [
+    ['capability_kind', 'string'], ['source_kind', 'string'], ['device_id', 'string'], ['profile_id', 'string'],
+    ['standard_profile_id', 'string'], ['access_pattern', 'string'], ['read_pct', 'double'], ['block_size_kib', 'double'],
+    ['data_device_count', 'bigint'], ['array_layout', 'string'], ['latency_basis', 'string'],
+    ['latency_target_us', 'double'], ['iops', 'double'], ['mib_per_s', 'double'], ['latency_us', 'double'],
+    ['worst_clat_p99_us', 'double'], ['mean_lat_us', 'double'], ['outstanding_ios', 'bigint'],
+    ['measurement_area', 'string'], ['host_id', 'string'], ['run_id', 'string'], ['fio_job_id', 'string'],
+    ['published_io_result_id', 'string'], ['is_approx', 'boolean'], ['provenance', 'string']] %}
+{#- a measured row has every column but the published result's id (and a maximum, the target) -#}
+{%- set measured_columns = capability_columns | map(attribute=0) | reject('equalto', 'published_io_result_id') | list %}
+{%- set spec_figures = [
+    ['spec_rand_read_iops', 'random', 100, 'iops'],
+    ['spec_rand_write_iops', 'random', 0, 'iops'],
+    ['spec_seq_read_mb_per_s', 'sequential', 100, 'mb'],
+    ['spec_seq_write_mb_per_s', 'sequential', 0, 'mb']] %}
 with jobs as (
 
     select * from {{ ref('int_fio_jobs_summarized') }}
@@ -79,25 +96,25 @@ maxima as (
 
 ),
 
-measured as (
+measured_within_latency as (
 
     select 'measured_within_latency' as capability_kind, source_kind, device_id, profile_id, standard_profile_id,
            access_pattern, read_pct, block_size_kib, data_device_count, array_layout, latency_basis,
            latency_target_us, total_iops as iops, total_mib_per_s as mib_per_s, latency_us, worst_clat_p99_us,
-           mean_lat_us, outstanding_ios, measurement_area, host_id, run_id, fio_job_id,
-           cast(null as {{ dbt.type_string() }}) as published_io_result_id, false as is_approx,
+           mean_lat_us, outstanding_ios, measurement_area, host_id, run_id, fio_job_id, false as is_approx,
            {{ dbt.concat(["'run '", "run_id", "': '", "source_path"]) }} as provenance
     from within_target
     where rank_in_group = 1
 
-    union all
+),
 
-    select 'measured_maximum', source_kind, device_id, profile_id, standard_profile_id,
+measured_maximum as (
+
+    select 'measured_maximum' as capability_kind, source_kind, device_id, profile_id, standard_profile_id,
            access_pattern, read_pct, block_size_kib, data_device_count, array_layout, latency_basis,
-           cast(null as {{ type_double() }}), total_iops, total_mib_per_s, latency_us, worst_clat_p99_us,
-           mean_lat_us, outstanding_ios, measurement_area, host_id, run_id, fio_job_id,
-           cast(null as {{ dbt.type_string() }}), false,
-           {{ dbt.concat(["'run '", "run_id", "': '", "source_path"]) }}
+           total_iops as iops, total_mib_per_s as mib_per_s, latency_us, worst_clat_p99_us,
+           mean_lat_us, outstanding_ios, measurement_area, host_id, run_id, fio_job_id, false as is_approx,
+           {{ dbt.concat(["'run '", "run_id", "': '", "source_path"]) }} as provenance
     from maxima
     where rank_in_group = 1
 
@@ -106,58 +123,46 @@ measured as (
 published_shaped as (
 
     select 'published_maximum' as capability_kind, 'published' as source_kind, device_id, profile_id,
-           profile_id as standard_profile_id, access_pattern, read_pct, block_size_kib,
-           cast(null as {{ dbt.type_int() }}) as data_device_count, array_layout,
-           cast(null as {{ dbt.type_string() }}) as latency_basis, cast(null as {{ type_double() }}) as latency_target_us,
+           profile_id as standard_profile_id, access_pattern, read_pct, block_size_kib, array_layout,
            coalesce(iops, iops_from_mib_per_s) as iops, coalesce(mib_per_s, mib_per_s_from_iops) as mib_per_s,
-           cast(null as {{ type_double() }}) as latency_us, cast(null as {{ type_double() }}) as worst_clat_p99_us,
-           cast(null as {{ type_double() }}) as mean_lat_us, outstanding_ios, measurement_area, host_id, run_id,
-           cast(null as {{ dbt.type_string() }}) as fio_job_id, published_io_result_id, is_approx,
+           outstanding_ios, measurement_area, host_id, run_id, published_io_result_id, is_approx,
            {{ dbt.concat(["provenance", "case when qualifier is not null then " ~ dbt.concat(["' ['", "qualifier", "']'"]) ~ " else '' end"]) }}
                as provenance
     from published
 
 ),
 
-{%- set spec_figures = [
-    ['spec_rand_read_iops', 'random', 100, 'iops'],
-    ['spec_rand_write_iops', 'random', 0, 'iops'],
-    ['spec_seq_read_mb_per_s', 'sequential', 100, 'mb'],
-    ['spec_seq_write_mb_per_s', 'sequential', 0, 'mb']] %}
+{%- set spec_branches = [] %}
+{%- for column, access, read_pct, unit in spec_figures %}
+{%- do spec_branches.append(['spec_' ~ column, ['capability_kind', 'source_kind', 'device_id', 'access_pattern', 'read_pct',
+                                                'iops' if unit == 'iops' else 'mib_per_s', 'is_approx', 'provenance']]) %}
 
-spec_shaped as (
-    {%- for column, access, read_pct, unit in spec_figures %}
+spec_{{ column }} as (
+
     select 'spec_sheet' as capability_kind, 'published' as source_kind, device_id,
-           cast(null as {{ dbt.type_string() }}) as profile_id, cast(null as {{ dbt.type_string() }}) as standard_profile_id,
            '{{ access }}' as access_pattern, cast({{ read_pct }} as {{ type_double() }}) as read_pct,
-           cast(null as {{ type_double() }}) as block_size_kib,
-           cast(null as {{ dbt.type_int() }}) as data_device_count, cast(null as {{ dbt.type_string() }}) as array_layout,
-           cast(null as {{ dbt.type_string() }}) as latency_basis, cast(null as {{ type_double() }}) as latency_target_us,
-           {% if unit == 'iops' %}cast({{ column }} as {{ type_double() }}){% else %}cast(null as {{ type_double() }}){% endif %} as iops,
+           {%- if unit == 'iops' %}
+           cast({{ column }} as {{ type_double() }}) as iops,
+           {%- else %}
            -- the data sheet's MB/s are decimal megabytes: 1 MB/s = 10^6 / 2^20 MiB/s
-           {% if unit == 'mb' %}{{ column }} * 1000000.0 / 1048576.0{% else %}cast(null as {{ type_double() }}){% endif %} as mib_per_s,
-           cast(null as {{ type_double() }}) as latency_us, cast(null as {{ type_double() }}) as worst_clat_p99_us,
-           cast(null as {{ type_double() }}) as mean_lat_us, cast(null as {{ dbt.type_int() }}) as outstanding_ios,
-           cast(null as {{ dbt.type_string() }}) as measurement_area, cast(null as {{ dbt.type_string() }}) as host_id,
-           cast(null as {{ dbt.type_string() }}) as run_id, cast(null as {{ dbt.type_string() }}) as fio_job_id,
-           cast(null as {{ dbt.type_string() }}) as published_io_result_id, false as is_approx,
+           {{ column }} * 1000000.0 / 1048576.0 as mib_per_s,
+           {%- endif %}
+           false as is_approx,
            {{ dbt.concat(["'spec sheet (" ~ column ~ "): '", "spec_source"]) }} as provenance
     from devices
     where {{ column }} is not null
-    {%- if not loop.last %}
-    union all
-    {%- endif %}
-    {%- endfor %}
 
 ),
+{%- endfor %}
 
 unioned as (
-
-    select * from measured
-    union all
-    select * from published_shaped
-    union all
-    select * from spec_shaped
+    {{ union_by_name(capability_columns, [
+        ['measured_within_latency', measured_columns],
+        ['measured_maximum', measured_columns | reject('equalto', 'latency_target_us') | list],
+        ['published_shaped', ['capability_kind', 'source_kind', 'device_id', 'profile_id', 'standard_profile_id',
+                              'access_pattern', 'read_pct', 'block_size_kib', 'array_layout', 'iops', 'mib_per_s',
+                              'outstanding_ios', 'measurement_area', 'host_id', 'run_id', 'published_io_result_id',
+                              'is_approx', 'provenance']]] + spec_branches) }}
 
 ),
 

@@ -15,6 +15,23 @@
 --                 which). Spec sheets: the data-sheet figure (decimal MB/s -> MiB/s).
 -- Bounds (iops_low / _high ...) carry the printed precision; measured figures are exact.
 -- Measured and published figures are separate rows (source_kind), never mixed.
+
+{#- the unioned shape, in output order; each branch below has some of these (macros/union_by_name.sql) -#}
+{%- set performance_columns = [
+    ['workload_kind', 'string'], ['workload_id', 'string'], ['source_kind', 'string'], ['figure_kind', 'string'],
+    ['device_id', 'string'], ['device_count', 'bigint'], ['processes_per_device', 'int'], ['array_layout', 'string'],
+    ['study_id', 'string'], ['host_id', 'string'], ['access_pattern', 'string'], ['read_pct', 'double'],
+    ['block_size_kib', 'double'], ['outstanding_ios', 'bigint'], ['db_config_id', 'string'], ['connections', 'bigint'],
+    ['iops', 'double'], ['iops_low', 'double'], ['iops_high', 'double'],
+    ['mib_per_s', 'double'], ['mib_per_s_low', 'double'], ['mib_per_s_high', 'double'],
+    ['new_order_tpm', 'double'], ['new_order_tpm_low', 'double'], ['new_order_tpm_high', 'double'],
+    ['is_approx', 'boolean'], ['qualifier', 'string'], ['fact_id', 'string'], ['provenance', 'string'],
+    ['rank_value', 'double']] %}
+{%- set spec_figures = [
+    ['spec_rand_read_iops', 'spec_random_read', 'random', 100, 'iops'],
+    ['spec_rand_write_iops', 'spec_random_write', 'random', 0, 'iops'],
+    ['spec_seq_read_mb_per_s', 'spec_sequential_read', 'sequential', 100, 'mb'],
+    ['spec_seq_write_mb_per_s', 'spec_sequential_write', 'sequential', 0, 'mb']] %}
 with devices as (
 
     select * from {{ ref('dim_devices') }}
@@ -59,17 +76,12 @@ published_shaped as (
         read_pct,
         block_size_kib,
         outstanding_ios,
-        cast(null as {{ dbt.type_string() }}) as db_config_id,
-        cast(null as {{ dbt.type_int() }}) as connections,
         coalesce(iops, iops_from_mib_per_s) as iops,
         coalesce(iops_low, iops_from_mib_per_s_low) as iops_low,
         case when iops is not null then iops_high else iops_from_mib_per_s_high end as iops_high,
         coalesce(mib_per_s, mib_per_s_from_iops) as mib_per_s,
         coalesce(mib_per_s_low, mib_per_s_from_iops_low) as mib_per_s_low,
         case when mib_per_s is not null then mib_per_s_high else mib_per_s_from_iops_high end as mib_per_s_high,
-        cast(null as {{ type_double() }}) as new_order_tpm,
-        cast(null as {{ type_double() }}) as new_order_tpm_low,
-        cast(null as {{ type_double() }}) as new_order_tpm_high,
         is_approx,
         qualifier,
         published_io_result_id as fact_id,
@@ -92,25 +104,18 @@ measured_shaped as (
         data_device_count as device_count,
         cast(1 as {{ dbt.type_int() }}) as processes_per_device,
         array_layout,
-        cast(null as {{ dbt.type_string() }}) as study_id,
         host_id,
         access_pattern,
         read_pct,
         block_size_kib,
         outstanding_ios,
-        cast(null as {{ dbt.type_string() }}) as db_config_id,
-        cast(null as {{ dbt.type_int() }}) as connections,
         total_iops as iops,
         total_iops as iops_low,
         total_iops as iops_high,
         total_mib_per_s as mib_per_s,
         total_mib_per_s as mib_per_s_low,
         total_mib_per_s as mib_per_s_high,
-        cast(null as {{ type_double() }}) as new_order_tpm,
-        cast(null as {{ type_double() }}) as new_order_tpm_low,
-        cast(null as {{ type_double() }}) as new_order_tpm_high,
         false as is_approx,
-        cast(null as {{ dbt.type_string() }}) as qualifier,
         fio_job_id as fact_id,
         {{ dbt.concat(["'run '", "run_id", "': '", "source_path"]) }} as provenance,
         total_iops as rank_value
@@ -127,22 +132,11 @@ tpcc_shaped as (
         'result' as figure_kind,
         device_id,
         data_device_count as device_count,
-        cast(null as {{ dbt.type_int() }}) as processes_per_device,
         array_layout,
         study_id,
         host_id,
-        cast(null as {{ dbt.type_string() }}) as access_pattern,
-        cast(null as {{ type_double() }}) as read_pct,
-        cast(null as {{ type_double() }}) as block_size_kib,
-        cast(null as {{ dbt.type_int() }}) as outstanding_ios,
         db_config_id,
         connections,
-        cast(null as {{ type_double() }}) as iops,
-        cast(null as {{ type_double() }}) as iops_low,
-        cast(null as {{ type_double() }}) as iops_high,
-        cast(null as {{ type_double() }}) as mib_per_s,
-        cast(null as {{ type_double() }}) as mib_per_s_low,
-        cast(null as {{ type_double() }}) as mib_per_s_high,
         new_order_tpm,
         new_order_tpm_low,
         new_order_tpm_high,
@@ -155,14 +149,16 @@ tpcc_shaped as (
 
 ),
 
-{%- set spec_figures = [
-    ['spec_rand_read_iops', 'spec_random_read', 'random', 100, 'iops'],
-    ['spec_rand_write_iops', 'spec_random_write', 'random', 0, 'iops'],
-    ['spec_seq_read_mb_per_s', 'spec_sequential_read', 'sequential', 100, 'mb'],
-    ['spec_seq_write_mb_per_s', 'spec_sequential_write', 'sequential', 0, 'mb']] %}
+{%- set spec_branches = [] %}
+{%- for column, workload, access, read_pct, unit in spec_figures %}
+{%- set figure_columns = ['iops', 'iops_low', 'iops_high'] if unit == 'iops' else ['mib_per_s', 'mib_per_s_low', 'mib_per_s_high'] %}
+{%- do spec_branches.append([workload ~ '_shaped', ['workload_kind', 'workload_id', 'source_kind', 'figure_kind', 'device_id',
+                                                    'device_count', 'processes_per_device', 'array_layout', 'access_pattern',
+                                                    'read_pct'] + figure_columns
+                                                   + ['is_approx', 'fact_id', 'provenance', 'rank_value']]) %}
 
-spec_shaped as (
-    {%- for column, workload, access, read_pct, unit in spec_figures %}
+{{ workload }}_shaped as (
+
     select
         'spec_sheet' as workload_kind,
         '{{ workload }}' as workload_id,
@@ -172,56 +168,43 @@ spec_shaped as (
         cast(1 as {{ dbt.type_int() }}) as device_count,
         cast(1 as {{ dbt.type_int() }}) as processes_per_device,
         'single' as array_layout,
-        cast(null as {{ dbt.type_string() }}) as study_id,
-        cast(null as {{ dbt.type_string() }}) as host_id,
         '{{ access }}' as access_pattern,
         cast({{ read_pct }} as {{ type_double() }}) as read_pct,
-        cast(null as {{ type_double() }}) as block_size_kib,
-        cast(null as {{ dbt.type_int() }}) as outstanding_ios,
-        cast(null as {{ dbt.type_string() }}) as db_config_id,
-        cast(null as {{ dbt.type_int() }}) as connections,
         {%- if unit == 'iops' %}
         cast({{ column }} as {{ type_double() }}) as iops,
         cast({{ column }} as {{ type_double() }}) as iops_low,
         cast({{ column }} as {{ type_double() }}) as iops_high,
-        cast(null as {{ type_double() }}) as mib_per_s,
-        cast(null as {{ type_double() }}) as mib_per_s_low,
-        cast(null as {{ type_double() }}) as mib_per_s_high,
         {%- else %}
-        cast(null as {{ type_double() }}) as iops,
-        cast(null as {{ type_double() }}) as iops_low,
-        cast(null as {{ type_double() }}) as iops_high,
         -- the data sheet's MB/s are decimal megabytes: 1 MB/s = 10^6 / 2^20 MiB/s
         {{ column }} * 1000000.0 / 1048576.0 as mib_per_s,
         {{ column }} * 1000000.0 / 1048576.0 as mib_per_s_low,
         {{ column }} * 1000000.0 / 1048576.0 as mib_per_s_high,
         {%- endif %}
-        cast(null as {{ type_double() }}) as new_order_tpm,
-        cast(null as {{ type_double() }}) as new_order_tpm_low,
-        cast(null as {{ type_double() }}) as new_order_tpm_high,
         false as is_approx,
-        cast(null as {{ dbt.type_string() }}) as qualifier,
         device_id as fact_id,
         {{ dbt.concat(["'spec sheet (" ~ column ~ "): '", "coalesce(spec_source, 'not stated')"]) }} as provenance,
         cast({{ column }} as {{ type_double() }}) as rank_value
     from devices
     where {{ column }} is not null
-    {%- if not loop.last %}
-    union all
-    {%- endif %}
-    {%- endfor %}
 
 ),
+{%- endfor %}
 
 unioned as (
-
-    select * from published_shaped
-    union all
-    select * from measured_shaped
-    union all
-    select * from tpcc_shaped
-    union all
-    select * from spec_shaped
+    {{ union_by_name(performance_columns, [
+        ['published_shaped', ['workload_kind', 'workload_id', 'source_kind', 'figure_kind', 'device_id', 'device_count',
+                              'processes_per_device', 'array_layout', 'study_id', 'host_id', 'access_pattern', 'read_pct',
+                              'block_size_kib', 'outstanding_ios', 'iops', 'iops_low', 'iops_high', 'mib_per_s',
+                              'mib_per_s_low', 'mib_per_s_high', 'is_approx', 'qualifier', 'fact_id', 'provenance',
+                              'rank_value']],
+        ['measured_shaped', ['workload_kind', 'workload_id', 'source_kind', 'figure_kind', 'device_id', 'device_count',
+                             'processes_per_device', 'array_layout', 'host_id', 'access_pattern', 'read_pct',
+                             'block_size_kib', 'outstanding_ios', 'iops', 'iops_low', 'iops_high', 'mib_per_s',
+                             'mib_per_s_low', 'mib_per_s_high', 'is_approx', 'fact_id', 'provenance', 'rank_value']],
+        ['tpcc_shaped', ['workload_kind', 'workload_id', 'source_kind', 'figure_kind', 'device_id', 'device_count',
+                         'array_layout', 'study_id', 'host_id', 'db_config_id', 'connections', 'new_order_tpm',
+                         'new_order_tpm_low', 'new_order_tpm_high', 'is_approx', 'qualifier', 'fact_id', 'provenance',
+                         'rank_value']]] + spec_branches) }}
 
 ),
 

@@ -14,10 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from iopscope.capture import fio_wrapper, machine, profiles, safety, sweep, tomlw, tpcc
+from iopscope.capture import fio_plan, fio_wrapper, machine, profiles, safety, summary, sweep, sysstat_means, tomlw, tpcc
 from iopscope.manifest import parse_manifest
 
-MODULES = ["fio_wrapper", "machine", "profiles", "safety", "sweep", "sysmon", "tomlw", "tpcc"]
+MODULES = ["fio_plan", "fio_wrapper", "machine", "profiles", "safety", "summary", "sweep", "sysmon",
+           "sysstat_means", "tomlw", "tpcc"]
 
 
 @pytest.mark.parametrize("name", MODULES)
@@ -107,13 +108,13 @@ def test_job_spec_refuses_line_breaks_in_options():
 
 
 def test_oio_points_split_into_iodepth_and_jobs():
-    assert sweep.parse_oio("1..512", 32)[-4:] == [(32, 2), (32, 4), (32, 8), (32, 16)]
-    assert sweep.parse_oio("1..512", 32)[0] == (1, 1)
-    assert [d * j for d, j in sweep.parse_oio("1..256", 32)] == [1, 2, 4, 8, 16, 32, 64, 128, 256]
-    assert sweep.parse_oio("8x4,3", 2) == [(8, 4), (1, 3)]
-    assert sweep.parse_oio("100", 32) == [(25, 4)]
+    assert fio_plan.parse_oio("1..512", 32)[-4:] == [(32, 2), (32, 4), (32, 8), (32, 16)]
+    assert fio_plan.parse_oio("1..512", 32)[0] == (1, 1)
+    assert [d * j for d, j in fio_plan.parse_oio("1..256", 32)] == [1, 2, 4, 8, 16, 32, 64, 128, 256]
+    assert fio_plan.parse_oio("8x4,3", 2) == [(8, 4), (1, 3)]
+    assert fio_plan.parse_oio("100", 32) == [(25, 4)]
     with pytest.raises(ValueError):
-        sweep.parse_oio("0", 32)
+        fio_plan.parse_oio("0", 32)
 
 
 # ----------------------------------------------------------------------------- TOML writer
@@ -346,20 +347,62 @@ def test_declare_file_ignores_what_ingest_could_not_read(tmp_path):
 def test_state_file_is_hidden_from_ingest_and_summary_is_markdown():
     from iopscope.ingest import _ignored
 
-    assert _ignored(Path(sweep.STATE_FILE)) and _ignored(Path(sweep.SUMMARY_FILE))
+    assert _ignored(Path(sweep.STATE_FILE)) and _ignored(Path(summary.SUMMARY_FILE))
     assert sweep.SUPERSEDED.startswith(".")
 
 
-def test_sysstat_summaries_read_mpstat_and_iostat_json(tmp_path):
-    mp = {"sysstat": {"hosts": [{"statistics": [
-        {"cpu-load": [{"cpu": "all", "idle": 70.0, "iowait": 5.0, "steal": 5.0}]},
-        {"cpu-load": [{"cpu": "all", "idle": 50.0, "iowait": 0.0, "steal": 0.0}]}]}]}}
-    io = {"sysstat": {"hosts": [{"statistics": [
-        {"disk": [{"disk_device": "sdb", "r/s": 0, "w/s": 100, "w_await": 2.0, "r_await": 0, "util": 40}]},
-        {"disk": [{"disk_device": "sdb", "r/s": 0, "w/s": 300, "w_await": 6.0, "r_await": 0, "util": 60},
-                  {"disk_device": "sda", "r/s": 9, "w/s": 9, "w_await": 99, "r_await": 99, "util": 99}]}]}]}}
-    (tmp_path / "mpstat.json").write_text(json.dumps(mp))
-    (tmp_path / "iostat.json").write_text(json.dumps(io))
-    assert sweep.sysmon_cpu(tmp_path / "mpstat.json") == 35.0
-    assert sweep.sysmon_device(tmp_path / "iostat.json", "sdb") == {"util_pct": 50.0, "samples": 2, "w_await_ms": 5.0}
-    assert sweep.sysmon_cpu(tmp_path / "absent.json") is None
+def _sysstat(statistics: list[dict], after_y: bool = True) -> str:
+    """A sysstat JSON document laid out as iostat / mpstat write it; ``after_y``: the empty line
+    sysstat >= 12 leaves after ``"statistics": [`` for the since-boot report ``-y`` skipped."""
+    host = {"nodename": "vm", "sysname": "Linux", "release": "6.1.0", "machine": "x86_64",
+            "number-of-cpus": 2, "date": "2026-11-26"}
+    head = json.dumps({"sysstat": {"hosts": [host]}})[:-4]  # open the host object again
+    body = ",\n".join(json.dumps(entry) for entry in statistics)
+    return f'{head}, "statistics": [\n{chr(10) if after_y else ""}{body}\n]}}]}}}}\n'
+
+
+def _cpu(usr: float, idle: float, iowait: float = 0.0, steal: float = 0.0) -> dict:
+    return {"cpu": "all", "usr": usr, "nice": 0.0, "sys": 0.0, "iowait": iowait, "irq": 0.0, "soft": 0.0,
+            "steal": steal, "guest": 0.0, "gnice": 0.0, "idle": idle}
+
+
+def test_step_means_read_mpstat_and_iostat_json(tmp_path):
+    mp = [{"timestamp": "10:00:01", "cpu-load": [_cpu(20, 70, 5, 5), {**_cpu(40, 60), "cpu": "0"}]},
+          {"timestamp": "10:00:02", "cpu-load": [_cpu(50, 50)]}]
+    io = [{"timestamp": "2026-11-26T10:00:01+0000",
+           "disk": [{"disk_device": "sdb", "r/s": 0, "w/s": 100, "w_await": 2.0, "r_await": 0, "util": 40}]},
+          {"timestamp": "2026-11-26T10:00:02+0000",
+           "disk": [{"disk_device": "sdb", "r/s": 0, "w/s": 300, "w_await": 6.0, "r_await": 0, "util": 60},
+                    {"disk_device": "sda", "r/s": 9, "w/s": 9, "w_await": 99, "r_await": 99, "util": 99}]}]
+    (tmp_path / "mpstat.json").write_text(_sysstat(mp))
+    (tmp_path / "iostat.json").write_text(_sysstat(io))
+    assert sysstat_means.cpu_busy_pct(tmp_path / "mpstat.json") == 35.0
+    assert sysstat_means.device_means(tmp_path / "iostat.json", "sdb") == {"util_pct": 50.0, "samples": 2,
+                                                                          "w_await_ms": 5.0}
+    assert sysstat_means.cpu_busy_pct(tmp_path / "absent.json") is None
+    (tmp_path / "cut.json").write_text("")
+    assert sysstat_means.device_means(tmp_path / "cut.json", "sdb") == {}
+
+
+def test_step_means_are_the_numbers_ingest_stores(tmp_path):
+    """Capture's stop conditions judge what ingest will store, not a reading of its own (issue 21):
+    busy % clamped at 0 where printed idle + iowait round past 100; the since-boot report of an
+    iostat run without -y left out; ``await`` standing in for w_await in older sysstat's JSON.
+    The private readers capture had before gave 19.9, counted the since-boot report and
+    reported 0 ms writes."""
+    from iopscope.parsers import mpstat_json
+
+    mp = [{"timestamp": f"10:00:0{i}", "cpu-load": [load]}
+          for i, load in enumerate([_cpu(30, 70), _cpu(30, 70), _cpu(0.0, 99.8, 0.5)], 1)]
+    (tmp_path / "mpstat.json").write_text(_sysstat(mp))
+    busy = [r["busy_pct"] for r in mpstat_json.parse((tmp_path / "mpstat.json").read_text()).tables["cpu_samples"]]
+    assert busy == [30.0, 30.0, 0.0]  # the parser clamps 100 - 99.8 - 0.5
+    assert sysstat_means.cpu_busy_pct(tmp_path / "mpstat.json") == 20.0
+
+    old = [{"timestamp": f"2026-11-26T10:00:0{i}+0000",
+            "disk": [{"disk_device": "sdb", "r/s": 0.0, "w/s": w, "rkB/s": 0.0, "wkB/s": w * 4, "await": ms,
+                      "util": util}]}
+           for i, (w, ms, util) in enumerate([(1.0, 50.0, 0.1), (100.0, 4.0, 40.0), (300.0, 8.0, 60.0)], 1)]
+    (tmp_path / "iostat.json").write_text(_sysstat(old, after_y=False))
+    assert sysstat_means.device_means(tmp_path / "iostat.json", "sdb") == {"util_pct": 50.0, "samples": 2,
+                                                                          "w_await_ms": 7.0}

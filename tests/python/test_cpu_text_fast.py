@@ -19,7 +19,7 @@ import re
 import pytest
 
 from conftest import CORPUS, FIXTURES
-from iopscope.parsers import _cpu_common, mpstat_text, sar_cpu
+from iopscope.parsers import _cpu_text_fast, mpstat_text, sar_cpu
 from iopscope.parsers.base import Columns, NeedsRowPath, ParseResult
 from iopscope.synth.generate import format_file
 # The same comparison as the iostat / mpstat JSON fast paths: status, issues, facts, every value.
@@ -36,7 +36,7 @@ def assert_same(module, text: str, where: str) -> None:
 
 def takes_periodic_path(name: str, text: str) -> bool:
     try:
-        _cpu_common._read_periodic(text, ParseResult(format=name), SOURCE_BLOCK[name], 0.5)
+        _cpu_text_fast.read_periodic(text, ParseResult(format=name), SOURCE_BLOCK[name], 0.5)
     except NeedsRowPath:
         return False
     return True

@@ -175,7 +175,7 @@ def test_fio_bins_are_fio_bucket_values():
     assert formats.plat_bounds(formats.plat_bucket(516))[2] == 516   # as in a real fio 3.33 json+
 
 
-@pytest.mark.parametrize("fmt_name", gen.BIG_FORMATS)
+@pytest.mark.parametrize("fmt_name", gen.big_formats())
 def test_single_format_files_parse_cleanly(fmt_name, tmp_path):
     from iopscope.ingest import parse_file
 

@@ -40,5 +40,9 @@ def type_int():
     return "bigint"
 
 
+def type_bigint():
+    return "bigint"
+
+
 def type_string():
     return "varchar"

@@ -183,7 +183,7 @@ def _common(p) -> None:
 
 def cmd_profiles(args) -> int:
     from iopscope.capture.profiles import ProfileError, load_profiles
-    from iopscope.capture.sweep import console_for
+    from iopscope.capture.summary import console_for
 
     try:
         profiles = load_profiles(args.profiles_file)
@@ -200,20 +200,12 @@ def cmd_profiles(args) -> int:
     return 0
 
 
-def _sweep_dir(args, sweep_id: str) -> Path:
-    from iopscope.paths import Paths
-
-    if args.out:
-        return Path(args.out).resolve()
-    raw = Path(args.raw).resolve() if args.raw else Paths.default().raw
-    return (raw / "measured" / sweep_id).resolve()
-
-
 def cmd_fio(args) -> int:
     from iopscope.capture import safety
     from iopscope.capture.profiles import ProfileError
-    from iopscope.capture.sweep import (FioConfig, FioSweep, SweepError, SweepState, check_tools,
-                                        console_for, default_sweep_id)
+    from iopscope.capture.fio_plan import FioConfig, FioSweep
+    from iopscope.capture.summary import console_for
+    from iopscope.capture.sweep import SweepError, SweepState, check_tools, default_sweep_id, sweep_folder
 
     console = console_for()
     try:
@@ -245,7 +237,7 @@ def cmd_fio(args) -> int:
             dev = machine.target_storage(Path(args.target).resolve())[0].get("kernel_name")
             sweep_id = args.sweep_id or (Path(args.out).resolve().name if args.out
                                          else default_sweep_id("fio", args.profile, dev))
-            sweep_dir = _sweep_dir(args, sweep_id)
+            sweep_dir = sweep_folder(args.out, args.raw, sweep_id)
             sweep = FioSweep(cfg, sweep_dir, sweep_id, console)
             state = None
         if args.dry_run:

@@ -173,14 +173,6 @@ def fio_command(specs: list[JobSpec] | JobSpec, output: Path | str, fio: str = "
     return cmd
 
 
-def fio_command_for_jobfile(jobfile: Path | str, output: Path | str, fio: str = "fio") -> list[str]:
-    return [fio, f"--output-format={OUTPUT_FORMAT}", f"--output={output}", str(jobfile)]
-
-
-def job_file(specs: list[JobSpec]) -> str:
-    return "\n".join(s.job_file() for s in specs)
-
-
 def show(cmd: list[str], env: dict[str, str] | None = None) -> str:
     prefix = "".join(f"{k}={shlex.quote(v)} " for k, v in (env or {}).items())
     return prefix + shlex.join(cmd)

@@ -21,6 +21,9 @@ import subprocess
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
+
+from iopscope.capture.fio_wrapper import show
 
 ENV = {"LC_ALL": "C", "S_TIME_FORMAT": "ISO"}
 
@@ -46,6 +49,14 @@ class SysMon:
                        *(self.devices or [])],
             "mpstat": [self.mpstat, "-o", "JSON", "-P", "ALL", str(self.interval), str(self.count)],
         }
+
+    def shell_lines(self) -> list[str]:
+        """The commands as a shell would start them in the step folder (dry runs)."""
+        return [show(cmd, ENV) + f" > {self.FILES[name]} &" for name, cmd in self.commands().items()]
+
+    def shown_commands(self) -> dict[str, str]:
+        """``iostat_command`` / ``mpstat_command`` for a manifest's extra table."""
+        return {f"{name}_command": show(cmd, ENV) for name, cmd in self.commands().items()}
 
     def start(self) -> "SysMon":
         self.started_at = dt.datetime.now(dt.timezone.utc)
@@ -105,5 +116,14 @@ class SysMon:
                 out[name] = text
         return out
 
-    def returncodes(self) -> dict[str, int | None]:
-        return {name: p.poll() for name, p in self.procs.items()}
+    def manifest_extra(self) -> dict[str, Any]:
+        """When sampling started, how many samples were asked for, whether it was stopped early and
+        what the tools said on stderr: the manifest's record of a finished step's monitoring."""
+        extra: dict[str, Any] = {
+            "sysmon_started_at": self.started_at.replace(microsecond=0) if self.started_at else None,
+            "sysmon_samples_requested": self.count}
+        if self.stopped_early:
+            extra["sysmon_stopped_early"] = True
+        for name, text in self.stderr_text().items():
+            extra[f"{name}_stderr"] = text[:2000]
+        return extra

@@ -54,15 +54,15 @@ from rich.markup import escape
 from iopscope.capture import machine, sysmon
 from iopscope.capture.dbserver import ServerError, ThrowawayServer, temporary_datadir
 from iopscope.capture.fio_wrapper import show
+from iopscope.capture.summary import console_for, fmt, summarize
 from iopscope.capture.sweep import (CAPTURED_BY, Interrupted, Outcome, Step, SweepError, SweepState,
-                                    check_tools, console_for, declare_file, default_sweep_id, drop_none,
-                                    ignored, now, print_summary, run_steps, sysmon_cpu, sysmon_device,
-                                    write_manifest, write_summary, _fmt)
+                                    check_tools, declare_file, default_sweep_id, drop_none, ignored, now,
+                                    run_steps, sweep_folder, write_manifest)
+from iopscope.capture.sysstat_means import cpu_busy_pct, device_means
 
 MASK = "****"
 OUT, ERR = "tpcc_start.out", "tpcc_start.err"
 GO_TPC_OUT = "go-tpc.out"
-KITS = ("tpcc-mysql", "go-tpc")
 _OPTION_P = re.compile(r"^(option p with value ')(.*)('\s*)$")
 _PASS_LINE = re.compile(r"^(\s*\[pass\]:[ \t]?)(.*)$")
 
@@ -289,12 +289,12 @@ def step_numbers(folder: Path, cfg: TpccConfig) -> dict[str, Any]:
                 values = [i[f"new_order_p{pct}_ms"] for i in steady if i.get(f"new_order_p{pct}_ms") is not None]
                 if values:
                     out[f"neworder_p{pct}_ms"] = round(sum(values) / len(values), 3)
-    cpu = sysmon_cpu(folder / "mpstat.json")
+    cpu = cpu_busy_pct(folder / "mpstat.json")
     if cpu is not None:
         out["cpu_busy_pct"] = cpu
     for role, dev in (("data", cfg.data_device), ("log", cfg.log_device)):
         if dev:
-            stats = sysmon_device(folder / "iostat.json", dev)
+            stats = device_means(folder / "iostat.json", dev)
             for k in ("w_await_ms", "r_await_ms", "util_pct"):
                 if k in stats:
                     out[f"{role}_{k}"] = stats[k]
@@ -382,13 +382,13 @@ class TpccStep(Step):
             return [f"# step {self.index}/{self.count}: {self.label}",
                     f"mkdir {shlex.quote(str(d / self.folder))} && cd {shlex.quote(str(d / self.folder))}",
                     f"{command} > {GO_TPC_OUT} 2>&1 &",
-                    *(show(c, sysmon.ENV) + f" > {sysmon.SysMon.FILES[n]} &" for n, c in mon.commands().items()),
+                    *mon.shell_lines(),
                     "wait"]
         return [f"# step {self.index}/{self.count}: {self.label}",
                 f"mkdir {shlex.quote(str(d / self.folder))} && cd {shlex.quote(str(d / self.folder))}",
                 f"{show(tpcc_command(cfg, self.connections, self.sweep.password, masked=True))} > {OUT} 2> {ERR} &",
                 "# when tpcc_start prints 'MEASURING START.':",
-                *(show(c, sysmon.ENV) + f" > {sysmon.SysMon.FILES[n]} &" for n, c in mon.commands().items()),
+                *mon.shell_lines(),
                 "wait"]
 
     def run(self, sweep_dir: Path, tick: Callable[[float], None]) -> Outcome:
@@ -484,7 +484,7 @@ class TpccSweep:
                 "captured_by": CAPTURED_BY, "sweep_id": self.sweep_id, "sweep_kind": "tpcc",
                 "step_index": step.index, "step_count": step.count,
                 "tpcc_command": show(tpcc_command(cfg, step.connections, self.password, masked=True)),
-                **{f"{n}_command": show(c, sysmon.ENV) for n, c in mon.commands().items()},
+                **mon.shown_commands(),
                 "db_host": cfg.host, "db_port": cfg.port, "db_socket": cfg.socket, "db_name": cfg.db,
                 "db_user": cfg.user, "tpcc_kit": cfg.kit, "load_generator_host": cfg.load_generator,
                 "password_source": ("option file" if cfg.password_file else
@@ -566,12 +566,7 @@ class TpccSweep:
             raise
         extra: dict[str, Any] = {("go_tpc_exit_status" if go else "tpcc_start_exit_status"): proc.returncode}
         if mon:
-            extra["sysmon_started_at"] = mon.started_at.replace(microsecond=0) if mon.started_at else None
-            extra["sysmon_samples_requested"] = mon.count
-            if mon.stopped_early:
-                extra["sysmon_stopped_early"] = True
-            for name, text in mon.stderr_text().items():
-                extra[f"{name}_stderr"] = text[:2000]
+            extra.update(mon.manifest_extra())
         else:
             extra["sysmon_note"] = "tpcc_start never printed 'MEASURING START.': no iostat / mpstat"
         if out.others or err.others:
@@ -627,19 +622,15 @@ class TpccSweep:
 
     def run(self, state: SweepState) -> int:
         code = run_steps(self.sweep_dir, state, self.steps, self.console, tpcc_line, self.stop_check)
-        rows = tpcc_summary_rows(state)
-        write_summary(self.sweep_dir, state, rows, TPCC_COLUMNS)
-        print_summary(self.console, state, rows, TPCC_COLUMNS)
+        summarize(self.console, state, tpcc_summary_rows(state), TPCC_COLUMNS)
         return code
 
 
 def tpcc_line(step: Step, outcome: Outcome) -> str:
     n = outcome.numbers
-    if outcome.status != "complete":
-        return f"[red]{outcome.status}[/] {step.folder}: {escape(str(outcome.reason))}"
-    return (f"[green]ok[/] {step.index:>3}/{step.count} {step.label:<18} TpmC {_fmt(n.get('tpmc'), 1):>12}  "
-            f"New-Order p95 {_fmt(n.get('neworder_p95_ms'), 1)} ms  p99 {_fmt(n.get('neworder_p99_ms'), 1)} ms  "
-            f"cpu {_fmt(n.get('cpu_busy_pct'), 0)}%"
+    return (f"[green]ok[/] {step.index:>3}/{step.count} {step.label:<18} TpmC {fmt(n.get('tpmc'), 1):>12}  "
+            f"New-Order p95 {fmt(n.get('neworder_p95_ms'), 1)} ms  p99 {fmt(n.get('neworder_p99_ms'), 1)} ms  "
+            f"cpu {fmt(n.get('cpu_busy_pct'), 0)}%"
             + (f"  log w_await {n['log_w_await_ms']:.2f} ms" if "log_w_await_ms" in n else ""))
 
 
@@ -653,9 +644,9 @@ def tpcc_summary_rows(state: SweepState) -> list[dict[str, str]]:
     for s in state.data["steps"]:
         n = s.get("numbers") or {}
         rows.append({"step": str(s["index"]), "connections": str(s.get("connections", "-")),
-                     "tpmc": _fmt(n.get("tpmc"), 1), "p95": _fmt(n.get("neworder_p95_ms"), 1),
-                     "p99": _fmt(n.get("neworder_p99_ms"), 1), "cpu": _fmt(n.get("cpu_busy_pct"), 0),
-                     "log_await": _fmt(n.get("log_w_await_ms"), 2), "status": s.get("status", "pending")})
+                     "tpmc": fmt(n.get("tpmc"), 1), "p95": fmt(n.get("neworder_p95_ms"), 1),
+                     "p99": fmt(n.get("neworder_p99_ms"), 1), "cpu": fmt(n.get("cpu_busy_pct"), 0),
+                     "log_await": fmt(n.get("log_w_await_ms"), 2), "status": s.get("status", "pending")})
     return rows
 
 
@@ -706,8 +697,6 @@ def _run_with_throwaway_server(args, cfg: TpccConfig, sweep: "TpccSweep", sweep_
 
 
 def main(args) -> int:
-    from iopscope.capture.cli import _sweep_dir
-
     console = console_for()
     try:
         if args.resume:
@@ -737,7 +726,7 @@ def main(args) -> int:
                     setattr(cfg, attr, os.path.abspath(getattr(cfg, attr)))
             sweep_id = args.sweep_id or (Path(args.out).resolve().name if args.out else
                                          default_sweep_id("tpcc", [f"w{cfg.warehouses}"], cfg.data_device))
-            sweep_dir = _sweep_dir(args, sweep_id)
+            sweep_dir = sweep_folder(args.out, args.raw, sweep_id)
             state = None
         password = read_password(cfg.password_env, cfg.password_file)
         sweep = TpccSweep(cfg, sweep_dir, sweep_id, console, password)

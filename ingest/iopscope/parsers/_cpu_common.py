@@ -10,24 +10,20 @@ Not a parser (the leading underscore keeps it out of the registry). Everything h
 * :func:`finish_row` checks percentages and derives ``busy_pct``.
 * :func:`parse_sysstat_text` is the reader behind ``mpstat_text`` and ``sar_cpu`` (their
   layouts are the same; only the column names and order differ). A plain capture (banner, then
-  intervals of one shape, maybe cut short) is read column-wise in Arrow by
-  :func:`_read_periodic` (~8x faster on a 20 MB ``mpstat -P ALL 1``); anything else by the
-  line reader, which is the reference:
+  intervals of one shape, maybe cut short) is read column-wise in Arrow by the fast reader in
+  ``_cpu_text_fast`` (~8x faster on a 20 MB ``mpstat -P ALL 1``), which raises NeedsRowPath
+  for anything else; then the line reader (:class:`_LineReader`), the reference, reads it:
   ``tests/python/test_cpu_text_fast.py`` holds the two to the same output.
 """
 
 from __future__ import annotations
 
 import re
-from array import array
 from datetime import date, datetime, timedelta, timezone
 
-import pyarrow as pa
-import pyarrow.compute as pc
 
-from iopscope.parsers._sysstat_common import arrow_floats, whitespace_fields
-from iopscope.parsers._sysstat_values import busy_array, busy_pct, printed_number, year
-from iopscope.parsers.base import Columns, NeedsRowPath, ParseError, ParseResult, fastest_reading, no_gc
+from iopscope.parsers._sysstat_values import busy_pct, printed_number, year
+from iopscope.parsers.base import ParseError, ParseResult, fastest_reading, no_gc
 
 # Canonical percentage columns of cpu_samples, in the order they are documented.
 PCT_COLUMNS = ("user_pct", "nice_pct", "system_pct", "iowait_pct", "irq_pct", "softirq_pct",
@@ -357,557 +353,297 @@ def parse_sysstat_text(text: str, result: ParseResult, source_block: str, since_
     last line is cut short or the closing ``Average:`` block is missing.
 
     A capture of same-shaped intervals (the usual ``mpstat -P ALL 1``, ``sar -u ALL -P ALL 1``)
-    is read column by column by :func:`_read_periodic`; anything else line by line by
-    :func:`_read_lines`, which is the reference: both give the same result.
+    is read column by column by ``_cpu_text_fast.read_periodic``; anything else line by line by
+    :class:`_LineReader`, which is the reference: both give the same result.
     """
+    # Imported here: the fast reader builds on this module's helpers.
+    from iopscope.parsers._cpu_text_fast import read_periodic
+
     with no_gc():  # the rows hold no cycles: see no_gc()
-        fastest_reading(text, (lambda t: _read_periodic(t, result, source_block, tolerance),),
-                        lambda t: _read_lines(t, result, source_block, since_boot_possible, tolerance))
+        fastest_reading(text, (lambda t: read_periodic(t, result, source_block, tolerance),),
+                        lambda t: _LineReader(result, source_block, since_boot_possible, tolerance).run(t))
 
 
-def _read_lines(text: str, result: ParseResult, source_block: str, since_boot_possible: bool,
-                tolerance: float) -> None:
-    """The line-by-line reader: every layout, every oddity, with warnings and line numbers."""
-    timeline = Timeline()
-    facts = result.facts
-    comma = day_first = bool(_DECIMAL_COMMA.search(text, 0, 16384))
-    host = None
-    ncpu = None
-    section: _Section | None = None
-    foreign_lines = 0
-    foreign_names: list[str] = []
-    unread_columns: list[str] = []
-    line_warnings = 0
-    suppressed = 0
-    summaries = 0
-    restarts = 0
-    rows = result.tables.setdefault("cpu_samples", [])
-    sample_index = -1
-    group_time: str | None = None
-    group_cpus: set[str] = set()
-    group_common: dict = {}
-    header_since_row = True
-    ref_axis: float | None = None      # time the next sample's interval starts from
-    prev_axis: float | None = None
-    first_axis: float | None = None
-    last_line_bad = False
-    group_dropped = False
-    saw_header = False
-    date_note_done = False
-
-    def warn(lineno: int, reason: str) -> None:
-        nonlocal line_warnings, suppressed
-        if line_warnings < MAX_LINE_WARNINGS:
-            result.warn(lineno, reason)
-            line_warnings += 1
-        else:
-            suppressed += 1
-
-    for lineno, line in enumerate(text.splitlines(), 1):
-        tokens = line.split()
-        if not tokens:
-            continue
-        n = len(tokens)
-        # ---- fast path: a row of the current CPU section
-        if section is not None and section.min_len <= n <= section.max_len:
-            k = section.k
-            cpu = tokens[k]
-            if (cpu == "all" or cpu.isdigit() or cpu == "-1") and tokens[0][:1].isdigit():
-                time_text = tokens[0] if k == 1 else " ".join(tokens[:k])
-                if time_text != group_time or cpu in group_cpus or header_since_row:
-                    # A new sample: place it in time once, for all its CPU rows.
-                    sample_index += 1
-                    group_time = time_text
-                    group_cpus = set()
-                    secs = parse_clock(time_text)
-                    axis = when = None
-                    if secs is None:
-                        warn(lineno, f"unreadable time {time_text!r}: sample kept without time")
-                    else:
-                        axis, when = timeline.clock(secs)
-                        if first_axis is None:
-                            first_axis = axis
-                    start = ref_axis if header_since_row else prev_axis
-                    interval = None if axis is None or start is None else axis - start
-                    since_boot = False
-                    group_dropped = False
-                    if interval == 0.0:
-                        if since_boot_possible and sample_index == 0:
-                            since_boot, interval = True, None
-                        else:
-                            group_dropped = True
-                            sample_index -= 1
-                            warn(lineno, f"sample at {time_text} covers 0 s (two collector runs "
-                                         "meeting in one file?): its rows are dropped")
-                    group_common = {
-                        "sample_index": sample_index, "sampled_at": when, "time_text": time_text,
-                        "elapsed_s": None if axis is None or first_axis is None else axis - first_axis,
-                        "interval_s": interval, "is_since_boot": since_boot,
-                        "source_block": source_block, "hostname": host, "logical_cpus": ncpu,
-                    }
-                    prev_axis = axis if axis is not None else prev_axis
-                    header_since_row = False
-                group_cpus.add(cpu)
-                last_line_bad = False
-                if group_dropped:
-                    continue
-                row = dict(group_common)
-                row["cpu"] = "all" if cpu == "-1" else cpu
-                # Conversion, inlined: this loop is the parser's hot path.
-                total = 0.0
-                low, high = 100.0, 0.0
-                bad = None
-                for idx, col in section.mapping:
-                    tok = tokens[idx]
-                    if comma:
-                        tok = tok.replace(",", ".")
-                    try:
-                        value = float(tok)
-                        if value - value:          # nan or inf: a null, not a number
-                            value = None
-                    except ValueError:
-                        value = printed_number(tokens[idx])   # a comma the head did not show
-                    if value is None:
-                        bad = tokens[idx]
-                    else:
-                        total += value
-                        if value < low:
-                            low = value
-                        if value > high:
-                            high = value
-                    row[col] = value
-                if bad is not None:
-                    warn(lineno, f"unreadable value {bad!r}: set to null")
-                if bad is None and low >= 0.0 and high <= 100.0 and abs(total - 100.0) <= tolerance:
-                    # The common case, already checked: only busy_pct is left to derive.
-                    busy = 100.0 - row["idle_pct"] - (row.get("iowait_pct") or 0.0) \
-                        - (row.get("steal_pct") or 0.0)
-                    row["busy_pct"] = round(min(100.0, max(0.0, busy)), 6)
-                    rows.append(row)
-                else:
-                    # --dec=0/1 prints fewer decimals: allow each printed value its rounding.
-                    last = tokens[-1]
-                    sep = "," if comma else "."
-                    decimals = len(last) - last.index(sep) - 1 if sep in last else 0
-                    row_tolerance = max(tolerance, len(section.mapping) * 0.5 * 10.0 ** -decimals)
-                    drop, notes = finish_row(row, row_tolerance)
-                    if drop:
-                        warn(lineno, f"CPU {cpu}: {drop}")
-                    else:
-                        rows.append(row)
-                        for note in notes:
-                            warn(lineno, f"CPU {cpu}: {note}")
-                last_line_bad = False
-                continue
-        # ---- summary lines: 'Average:' (or its translation, 'Durchschn.:', 'Moyenne :')
-        colon = line.find(":")
-        label = line[:colon].strip() if colon > 0 else ""
-        if label and " " not in label and not any(ch.isdigit() for ch in label) \
-                and line[colon + 1:].strip():
-            summaries += 1
-            last_line_bad = False
-            continue
-        # ---- banner
-        if not saw_header or tokens[0] in _BANNER_SYSTEMS:
-            m = _BANNER.match(line)
-            if m:
-                base, note = parse_date(m.group("date"), day_first)
-                if note and not date_note_done:
-                    result.warn(lineno, note)
-                    date_note_done = True
-                if base is None:
-                    warn(lineno, f"unreadable banner date {m.group('date')!r}: sampled_at left null")
-                timeline.set_date(base)
-                host = m.group("host")
-                ncpu = int(m.group("ncpu")) if m.group("ncpu") else None
-                if "hostname" not in facts:
-                    facts.update({"hostname": host, "kernel": m.group("release"), "os": m.group("os")})
-                    if m.group("arch"):
-                        facts["arch"] = m.group("arch")
-                    if ncpu is not None:
-                        facts["logical_cpus"] = ncpu
-                    if base is not None:
-                        facts["date"] = base.isoformat()
-                header_since_row = True
-                last_line_bad = False
-                continue
-        k = _time_width(tokens)
-        secs = parse_clock(" ".join(tokens[:k])) if tokens[0][:1].isdigit() else None
-        # ---- LINUX RESTART (sar -f over a reboot)
-        if secs is not None and "RESTART" in tokens[k:k + 2]:
-            restarts += 1
-            ref_axis, _ = timeline.clock(secs)
-            header_since_row = True
-            m = _RESTART_CPUS.search(line)
-            if m:
-                ncpu = int(m.group(1))
-            last_line_bad = False
-            continue
-        # ---- header lines: time then names only
-        if secs is not None and n > k and all(printed_number(t) is None for t in tokens[k:]):
-            saw_header = True
-            header_since_row = True
-            columns = tokens[k + 1:]
-            if tokens[k] == "CPU" and classify_header(columns):
-                # Only CPU headers go on the timeline: other sections print their own times.
-                ref_axis, _ = timeline.clock(secs)
-                section = _Section(k, columns)
-                for c in section.unread:
-                    if c not in unread_columns:
-                        unread_columns.append(c)
-            else:
-                section = None
-                name = " ".join(tokens[k:k + 2]) if tokens[k] in ("CPU", "NODE") else tokens[k]
-                if name not in foreign_names:
-                    foreign_names.append(name)
-            last_line_bad = False
-            continue
-        if section is None and saw_header and secs is not None:
-            foreign_lines += 1   # a row of a section that is not CPU utilisation
-            last_line_bad = False
-            continue
-        if section is not None and secs is not None:
-            warn(lineno, f"row has {n} fields, the header has {section.max_len}: skipped")
-        else:
-            warn(lineno, f"unrecognised line skipped: {line.strip()[:120]}")
-        last_line_bad = True
-
-    if suppressed:
-        result.warn(None, f"{suppressed} more skipped or doubtful lines not listed")
-    if foreign_lines or foreign_names:
-        result.warn(None, f"skipped {foreign_lines} rows of sections that are not CPU utilisation "
-                          f"({', '.join(foreign_names[:8])})")
-    if unread_columns:
-        result.warn(None, f"columns not read into cpu_samples: {', '.join(unread_columns)}")
-    if timeline.went_back:
-        result.warn(None, f"the time went back {len(timeline.went_back)} time(s) by less than 12 h "
-                          "(clock adjusted?): elapsed_s is not monotonic there")
-    if restarts:
-        facts["restarts"] = restarts
-    if not rows:
-        if result.issues and any(i.line for i in result.issues):
-            first = next(i for i in result.issues if i.line)
-            raise ParseError(f"no CPU utilisation rows read; first problem: {first.reason}", first.line)
-        raise ParseError("no CPU utilisation rows (no 'CPU %usr/%user ... %idle' header with rows)")
-    if last_line_bad:
-        result.status = "incomplete"
-        result.status_reason = "the last line is cut short"
-    elif not summaries and not (rows and rows[0]["is_since_boot"]):
-        result.status = "incomplete"
-        result.status_reason = ("no 'Average:' summary at the end: the tool was stopped before "
-                                "it finished (rows kept)")
-
-
-# --------------------------------------------------------------------------- periodic path
-# A live capture is one banner and then the same few lines every interval. Read line by line,
-# every row costs a split, a dict and ten float() calls: 10 MB/s. Here the shape of the first
-# interval is taken as a template, every other interval is checked against it with list
-# slices, and the rows are split and converted by Arrow, column by column.
-
-
-
-# str.splitlines() breaks lines at these too; split("\n") (used here) does not.
-_OTHER_LINE_BREAKS = ("\r", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e")
-
-
-_HHMMSS = r"^[0-9]{2}:[0-9]{2}:[0-9]{2}$"
-
-
-def _clock_column(times: pa.Array) -> list[float]:
-    """parse_clock() of 24-hour ``HH:MM:SS`` times exactly as sysstat prints them, in C; raises
-    NeedsRowPath for any other form (12-hour, fractions, out of range: the line reader's)."""
-    if not pc.all(pc.match_substring_regex(times, _HHMMSS)).as_py():
-        raise NeedsRowPath
-    parts = [pc.utf8_slice_codeunits(times, a, a + 2).cast(pa.int64()) for a in (0, 3, 6)]
-    for part, top in zip(parts, (23, 59, 60)):
-        if pc.max(part).as_py() > top:
-            raise NeedsRowPath
-    hours, minutes, seconds = parts
-    # Whole numbers: exact in float64, the same as parse_clock()'s float sum.
-    return pc.add(pc.add(pc.multiply(hours, 3600), pc.multiply(minutes, 60)), seconds).cast(pa.float64()).to_pylist()
-
-
-def _fixed_width_fields(rows: list[str], width: int) -> list[pa.Array] | None:
-    """The fields of rows printed in fixed-width columns, cut by position in C; None unless
-    every row is as long as the first and every field starts where the first row's does.
-
-    sysstat right-aligns each value in a column of fixed width, so the rows of a capture are
-    equally long and field j lies in the span from the end of field j-1 to the end of field j
-    of the first row. Each span after the first is checked to start with a space in every row
-    (so no two fields run together); the caller's checks (times equal to a parsed clock, CPU
-    labels, numbers Arrow reads) then fail on any span holding two fields or none. The same
-    fields as str.split() then, about 2.5x faster than :func:`whitespace_fields`.
-    """
-    size = len(rows[0])
-    if set(map(len, rows)) != {size}:
-        return None
-    ends = [m.end() for m in re.finditer(r"\S+", rows[0])]
-    if len(ends) != width:
-        return None
-    ends[-1] = size
-    n = len(rows)
-    data = "".join(rows).encode("ascii")
-    offsets = pa.py_buffer(array("q", range(0, n * size + 1, size)))
-    whole = pa.Array.from_buffers(pa.large_binary(), n, [None, offsets, pa.py_buffer(data)])
-    fields = []
-    start = 0
-    for j, end in enumerate(ends):
-        if j and data[start::size] != b" " * n:
-            return None
-        piece = pc.binary_slice(whole, start, end).view(pa.large_string())
-        fields.append(pc.ascii_trim_whitespace(piece) if j else piece)
-        start = end
-    return fields
-
-
-def _is_summary(line: str) -> bool:
-    """An ``Average:`` line (or a translation), by the line reader's own rule."""
+def is_summary(line: str) -> bool:
+    """An ``Average:`` line (or its translation: ``Durchschn.:``, ``Moyenne :``)."""
     colon = line.find(":")
     label = line[:colon].strip() if colon > 0 else ""
     return bool(label) and " " not in label and not any(ch.isdigit() for ch in label) \
         and bool(line[colon + 1:].strip())
 
 
-def _cut_line(line: str, tokens: list[str], width: int) -> tuple[str, str]:
-    """What the line reader makes of a last line cut short that is not read as a row, after a
-    CPU header: ``("summary", "")``, ``("foreign", section name)`` (a cut header it no longer
-    recognises; it names it in a closing warning) or ``("bad", warning)`` (the line is skipped
-    and the file reported cut short). The line reader's tests, in its order; NeedsRowPath where
-    the cut line would start something new (a banner, a RESTART, another CPU header).
+class _LineReader:
+    """The line-by-line reader: every layout, every oddity, with warnings and line numbers.
+
+    A line is a row of the current CPU section (:meth:`_row`, the hot path), a summary, a
+    banner, a RESTART, a header, a row of another section, or skipped with a warning.
     """
-    if _is_summary(line):
-        return "summary", ""
-    if tokens[0] in _BANNER_SYSTEMS and _BANNER.match(line):
-        raise NeedsRowPath
-    k = _time_width(tokens)
-    secs = parse_clock(" ".join(tokens[:k])) if tokens[0][:1].isdigit() else None
-    if secs is not None and "RESTART" in tokens[k:k + 2]:
-        raise NeedsRowPath
-    if secs is not None and len(tokens) > k and all(printed_number(t) is None for t in tokens[k:]):
-        if tokens[k] == "CPU" and classify_header(tokens[k + 1:]):
-            raise NeedsRowPath
-        return "foreign", " ".join(tokens[k:k + 2]) if tokens[k] in ("CPU", "NODE") else tokens[k]
-    if secs is not None:
-        return "bad", f"row has {len(tokens)} fields, the header has {width}: skipped"
-    return "bad", f"unrecognised line skipped: {line.strip()[:120]}"
 
+    def __init__(self, result: ParseResult, source_block: str, since_boot_possible: bool,
+                 tolerance: float) -> None:
+        self.result = result
+        self.source_block = source_block
+        self.since_boot_possible = since_boot_possible
+        self.tolerance = tolerance
+        self.timeline = Timeline()
+        self.comma = self.day_first = False   # a decimal-comma locale (set by run())
+        self.host: str | None = None
+        self.ncpu: int | None = None
+        self.section: _Section | None = None
+        self.saw_header = False
+        self.date_note_done = False
+        # what is counted for the closing issues and status
+        self.foreign_lines = 0
+        self.foreign_names: list[str] = []
+        self.unread_columns: list[str] = []
+        self.line_warnings = 0
+        self.suppressed = 0
+        self.summaries = 0
+        self.restarts = 0
+        self.last_line_bad = False
+        # the current sample: one time, one row per CPU
+        self.rows = result.tables.setdefault("cpu_samples", [])
+        self.sample_index = -1
+        self.group_time: str | None = None
+        self.group_cpus: set[str] = set()
+        self.group_common: dict = {}
+        self.group_dropped = False
+        self.header_since_row = True
+        self.ref_axis: float | None = None      # time the next sample's interval starts from
+        self.prev_axis: float | None = None
+        self.first_axis: float | None = None
 
-def _read_periodic(text: str, result: ParseResult, source_block: str, tolerance: float) -> None:
-    """Read a capture that is a banner, empty lines, then intervals of one shape, then
-    ``Average:`` lines (or nothing, when the tool was stopped), into one Columns block.
-
-    Two shapes: a header before every interval with m rows each (``-P ALL``: ``all`` then one
-    row per CPU, all stamped alike), or one header then one row per interval (``mpstat 1``,
-    ``sar -u 1``). A killed tool leaves a file cut short (block-buffered: mid-line, mid-interval);
-    read as the line reader reads it: a last interval of k < m rows (even none: a header last),
-    a last line that still has every field read as a row, any other last line skipped with its
-    warning (the file is then "cut short"), a cut header named as a section not read.
-
-    Raises NeedsRowPath, before the result is touched, for anything the line reader would read
-    otherwise or warn about: an irregular interval, 12-hour or fractional times, odd values
-    (a cut row no longer adding up to 100 among them), rows to drop or note, a zero-length
-    interval, non-ASCII text, a cut line starting something new (banner, RESTART).
-    """
-    if not text.isascii() or any(c in text for c in _OTHER_LINE_BREAKS):
-        raise NeedsRowPath
-    lines = text.split("\n")
-    cut = lines.pop()       # "" unless the file ends mid-line (killed tool, block-buffered file)
-    cut_lineno = len(lines) + 1
-    banner = _BANNER.match(lines[0]) if lines else None
-    if banner is None or _is_summary(lines[0]):   # the line reader would skip it as a summary
-        raise NeedsRowPath
-    comma = day_first = bool(_DECIMAL_COMMA.search(text, 0, 16384))
-    base, note = parse_date(banner.group("date"), day_first)
-    if base is None:
-        raise NeedsRowPath
-    s = 1
-    while s < len(lines) and lines[s] == "":
-        s += 1
-    if s == len(lines):
-        raise NeedsRowPath
-    header = lines[s]
-    tokens = header.split()
-    if (len(tokens) < 4 or tokens[0] != header[:8]
-            or tokens[1] != "CPU" or not classify_header(tokens[2:])
-            or any(printed_number(t) is not None for t in tokens[1:])):
-        raise NeedsRowPath
-    section = _Section(1, tokens[2:])
-    outputs = [col for _, col in section.mapping]
-    if section.unread or len(set(outputs)) != len(outputs):
-        raise NeedsRowPath  # -T's CORE/SOCK/NODE, intr/s ...: warnings, rows read from the right
-    suffix = header[8:]     # a header is its time then this, the same every interval
-    # The line reader reads a last line cut short as it reads any line. A whole header, or a
-    # row with all its fields (the last one maybe cut short), joins the lines and is checked
-    # like any other; the cut row is padded back to the width of the rows, so it is still cut
-    # by position. Anything else the line reader skips: _cut_line() says how.
-    cut_tokens = cut.split()
-    if cut_tokens and cut_tokens[0][:1].isdigit() and (
-            cut[8:] == suffix or len(cut_tokens) == section.max_len and (
-                cut_tokens[1] in ("all", "-1") or cut_tokens[1].isdigit())):
-        if cut[8:] != suffix and s + 1 < len(lines):
-            cut = cut.ljust(len(lines[s + 1]))     # as wide as the first row
-        lines.append(cut)
-        cut_tokens = []
-
-    r = s + 1
-    while r < len(lines) and lines[r][:1].isdigit() and lines[r][8:] != suffix:
-        r += 1
-    m = r - s - 1
-    if not m:
-        raise NeedsRowPath
-    if r + 1 < len(lines) and lines[r] == "" and lines[r + 1][8:] == suffix:
-        per_header = True                  # header, m rows, an empty line; again and again
-    elif m > 1 and lines[s + 1].split()[1:2] == lines[s + 2].split()[1:2]:
-        per_header = False                 # one header, then one row per interval
-    else:
-        per_header = True                  # one interval only
-    if per_header:
-        period = m + 2
-        n = 1
-        while (s + n * period < len(lines) and lines[s + n * period][8:] == suffix
-               and lines[s + n * period][:1].isdigit()):   # not the 'Average:' header
-            n += 1
-        last = s + (n - 1) * period        # the last interval's header
-        # A file that stops inside its last interval: that header and its first k < m rows
-        # (k may be 0). Its rows are checked like the others: the template holds for them.
-        partial = lines[last + 1:] if n > 1 and len(lines) - last - 1 < m else None
-        if partial is not None:
-            n -= 1
-        end = s + n * period
-        if partial is None and end == len(lines) + 1:
-            lines.append("")               # the last interval's empty line, not printed yet
-        if end > len(lines) or lines[s + m + 1:end:period] != [""] * n:
-            raise NeedsRowPath
-        header_times = [line[:8] for line in lines[s:end:period]]
-        rows = [""] * (n * m)
-        for j in range(m):                 # interval by interval, row by row
-            rows[j::m] = lines[s + 1 + j:end:period]
-        if partial is not None:
-            header_times.append(lines[last][:8])
-            rows += partial
-            end = len(lines)
-    else:
-        n, end = m, r
-        header_times = [header[:8]]
-        rows = lines[s + 1:r]
-    summaries = 0
-    for line in lines[end:]:
-        if not line.split():
-            continue
-        if line[:1].isdigit() or not _is_summary(line):
-            raise NeedsRowPath
-        summaries += 1
-    cut_warning = cut_foreign = None
-    if cut_tokens:
-        kind, what = _cut_line(cut, cut_tokens, section.max_len)
-        if kind == "summary":
-            summaries += 1
-        elif kind == "foreign":
-            cut_foreign = what
+    def _warn(self, lineno: int, reason: str) -> None:
+        if self.line_warnings < MAX_LINE_WARNINGS:
+            self.result.warn(lineno, reason)
+            self.line_warnings += 1
         else:
-            cut_warning = what
+            self.suppressed += 1
 
-    fields = _fixed_width_fields(rows, section.max_len) or whitespace_fields(rows, section.max_len)
-    if fields is None:
-        raise NeedsRowPath
-    per_sample = m if per_header else 1
-    total_rows = len(rows)
-    row_number = pc.subtract(pc.cumulative_sum(pa.repeat(pa.scalar(1, pa.int64()), total_rows)), 1)
-    sample_of_row = pc.divide(row_number, per_sample)        # integer division
-    times, cpus = fields[0], fields[1]
-    first_rows = times.take(pa.array(range(0, total_rows, per_sample), pa.int64()))
-    if not pc.all(pc.equal(times, first_rows.take(sample_of_row))).as_py():
-        raise NeedsRowPath  # rows of one interval stamped differently: other samples
-    template = cpus[:per_sample].to_pylist()
-    if len(set(template)) != len(template) or not all(
-            c == "all" or c == "-1" or c.isdigit() for c in template):
-        raise NeedsRowPath
-    position = pc.subtract(row_number, pc.multiply(sample_of_row, per_sample))
-    if not pc.all(pc.equal(cpus, pa.array(template, cpus.type).take(position))).as_py():
-        raise NeedsRowPath  # a CPU missing or in another order: other sample boundaries
+    def run(self, text: str) -> None:
+        self.comma = self.day_first = bool(_DECIMAL_COMMA.search(text, 0, 16384))
+        for lineno, line in enumerate(text.splitlines(), 1):
+            tokens = line.split()
+            if not tokens:
+                continue
+            section = self.section
+            if section is not None and section.min_len <= len(tokens) <= section.max_len:
+                cpu = tokens[section.k]
+                if (cpu == "all" or cpu.isdigit() or cpu == "-1") and tokens[0][:1].isdigit():
+                    self._row(lineno, tokens, cpu)   # a row of the current CPU section: the hot path
+                    self.last_line_bad = False
+                    continue
+            self.last_line_bad = not self._line(lineno, line, tokens)
+        self._finish()
 
-    # The time axis: Timeline itself, given the header and row times in file order.
-    header_secs = _clock_column(pa.array(header_times, pa.string()))
-    row_secs = _clock_column(first_rows)
-    timeline = Timeline()
-    clock = timeline.clock
-    axes: list[float] = []
-    starts: list[float] = []
-    if per_header:
-        for head, row in zip(header_secs, row_secs):
-            starts.append(clock(head)[0])
-            axes.append(clock(row)[0])
-        if len(header_secs) > len(row_secs):
-            clock(header_secs[-1])         # the file ends after a header: it is still placed
-    else:
-        starts.append(clock(header_secs[0])[0])
-        for row in row_secs:
-            axes.append(clock(row)[0])
-        starts.extend(axes[:-1])
-    intervals = [axis - start for axis, start in zip(axes, starts)]
-    if 0.0 in intervals:
-        raise NeedsRowPath  # a zero-length interval: since boot, or rows to drop
-    went_back = len(timeline.went_back)
-    first = axes[0]
-    epoch_us = (datetime(base.year, base.month, base.day) - datetime(1970, 1, 1)) // timedelta(microseconds=1)
-    sampled_us = [epoch_us + int(axis) * 1_000_000 for axis in axes]
+    def _line(self, lineno: int, line: str, tokens: list[str]) -> bool:
+        """Read one non-empty line that is not a row of the current section; False when it is
+        skipped as not understood."""
+        n = len(tokens)
+        section = self.section
+        if is_summary(line):
+            self.summaries += 1
+            return True
+        if (not self.saw_header or tokens[0] in _BANNER_SYSTEMS) and self._banner(lineno, line):
+            return True
+        k = _time_width(tokens)
+        secs = parse_clock(" ".join(tokens[:k])) if tokens[0][:1].isdigit() else None
+        if secs is not None and "RESTART" in tokens[k:k + 2]:
+            self._restart(secs, line)          # LINUX RESTART (sar -f over a reboot)
+            return True
+        if secs is not None and n > k and all(printed_number(t) is None for t in tokens[k:]):
+            self._header(secs, tokens, k)      # a time, then names only
+            return True
+        if section is None and self.saw_header and secs is not None:
+            self.foreign_lines += 1            # a row of a section that is not CPU utilisation
+            return True
+        if section is not None and secs is not None:
+            self._warn(lineno, f"row has {n} fields, the header has {section.max_len}: skipped")
+        else:
+            self._warn(lineno, f"unrecognised line skipped: {line.strip()[:120]}")
+        return False
 
-    values = {}
-    total = None
-    low, high = 100.0, 0.0
-    for idx, col in section.mapping:
-        strings = fields[section.max_len + idx]
-        if comma:
-            strings = pc.replace_substring(strings, ",", ".")
-        column = arrow_floats(strings)
-        if column is None or not pc.all(pc.is_finite(column)).as_py():
-            raise NeedsRowPath  # unreadable, nan or inf: a null and a warning
-        bounds = pc.min_max(column).as_py()
-        low, high = min(low, bounds["min"]), max(high, bounds["max"])
-        total = column if total is None else pc.add(total, column)
-        values[col] = column
-    if low < 0.0 or high > 100.0 or pc.max(pc.abs(pc.subtract(total, 100.0))).as_py() > tolerance:
-        raise NeedsRowPath  # out of range or not adding up: finish_row() nulls, notes or drops
-    busy = busy_array(values.get("idle_pct"), values.get("iowait_pct"), values.get("steal_pct"), total_rows)
+    # ---- rows
 
-    host = banner.group("host")
-    ncpu = int(banner.group("ncpu")) if banner.group("ncpu") else None
-    columns = {
-        "sample_index": sample_of_row,
-        "sampled_at": pa.array(sampled_us, pa.timestamp("us")).take(sample_of_row),
-        "time_text": times,
-        "elapsed_s": pa.array([axis - first for axis in axes], pa.float64()).take(sample_of_row),
-        "interval_s": pa.array(intervals, pa.float64()).take(sample_of_row),
-        "is_since_boot": pa.repeat(False, total_rows),
-        "source_block": pa.repeat(source_block, total_rows),
-        "hostname": pa.repeat(host, total_rows),
-        "logical_cpus": pa.repeat(ncpu, total_rows) if ncpu is not None else pa.nulls(total_rows, pa.int64()),
-        "cpu": pc.if_else(pc.equal(cpus, "-1"), "all", cpus) if "-1" in template else cpus,
-    }
-    columns.update(values)
-    columns["busy_pct"] = busy
+    def _row(self, lineno: int, tokens: list[str], cpu: str) -> None:
+        k = self.section.k
+        time_text = tokens[0] if k == 1 else " ".join(tokens[:k])
+        if time_text != self.group_time or cpu in self.group_cpus or self.header_since_row:
+            self._new_sample(lineno, time_text)
+        self.group_cpus.add(cpu)
+        if self.group_dropped:
+            return
+        row = dict(self.group_common)
+        row["cpu"] = "all" if cpu == "-1" else cpu
+        self._values(lineno, row, tokens, cpu)
 
-    facts = result.facts
-    facts.update({"hostname": host, "kernel": banner.group("release"), "os": banner.group("os")})
-    if banner.group("arch"):
-        facts["arch"] = banner.group("arch")
-    if ncpu is not None:
-        facts["logical_cpus"] = ncpu
-    facts["date"] = base.isoformat()
-    if note:
-        result.warn(1, note)
-    result.tables["cpu_samples"] = Columns(columns, total_rows)
-    if cut_warning:
-        result.warn(cut_lineno, cut_warning)
-    if cut_foreign:
-        result.warn(None, f"skipped 0 rows of sections that are not CPU utilisation ({cut_foreign})")
-    if went_back:
-        result.warn(None, f"the time went back {went_back} time(s) by less than 12 h "
-                          "(clock adjusted?): elapsed_s is not monotonic there")
-    if cut_warning:
-        result.status = "incomplete"
-        result.status_reason = "the last line is cut short"
-    elif not summaries:
-        result.status = "incomplete"
-        result.status_reason = ("no 'Average:' summary at the end: the tool was stopped before "
-                                "it finished (rows kept)")
+    def _new_sample(self, lineno: int, time_text: str) -> None:
+        """Place a new sample in time once, for all its CPU rows."""
+        self.sample_index += 1
+        self.group_time = time_text
+        self.group_cpus = set()
+        secs = parse_clock(time_text)
+        axis = when = None
+        if secs is None:
+            self._warn(lineno, f"unreadable time {time_text!r}: sample kept without time")
+        else:
+            axis, when = self.timeline.clock(secs)
+            if self.first_axis is None:
+                self.first_axis = axis
+        start = self.ref_axis if self.header_since_row else self.prev_axis
+        interval = None if axis is None or start is None else axis - start
+        since_boot = False
+        self.group_dropped = False
+        if interval == 0.0:
+            if self.since_boot_possible and self.sample_index == 0:
+                since_boot, interval = True, None
+            else:
+                self.group_dropped = True
+                self.sample_index -= 1
+                self._warn(lineno, f"sample at {time_text} covers 0 s (two collector runs "
+                                   "meeting in one file?): its rows are dropped")
+        first_axis = self.first_axis
+        self.group_common = {
+            "sample_index": self.sample_index, "sampled_at": when, "time_text": time_text,
+            "elapsed_s": None if axis is None or first_axis is None else axis - first_axis,
+            "interval_s": interval, "is_since_boot": since_boot,
+            "source_block": self.source_block, "hostname": self.host, "logical_cpus": self.ncpu,
+        }
+        self.prev_axis = axis if axis is not None else self.prev_axis
+        self.header_since_row = False
+
+    def _values(self, lineno: int, row: dict, tokens: list[str], cpu: str) -> None:
+        """Convert and check the row's percentages, derive busy_pct, keep the row (or drop it
+        with a warning)."""
+        comma = self.comma
+        mapping = self.section.mapping
+        # Conversion, inlined: this loop is the parser's hot path.
+        total = 0.0
+        low, high = 100.0, 0.0
+        bad = None
+        for idx, col in mapping:
+            tok = tokens[idx]
+            if comma:
+                tok = tok.replace(",", ".")
+            try:
+                value = float(tok)
+                if value - value:          # nan or inf: a null, not a number
+                    value = None
+            except ValueError:
+                value = printed_number(tokens[idx])   # a comma the head did not show
+            if value is None:
+                bad = tokens[idx]
+            else:
+                total += value
+                if value < low:
+                    low = value
+                if value > high:
+                    high = value
+            row[col] = value
+        if bad is not None:
+            self._warn(lineno, f"unreadable value {bad!r}: set to null")
+        tolerance = self.tolerance
+        if bad is None and low >= 0.0 and high <= 100.0 and abs(total - 100.0) <= tolerance:
+            # The common case, already checked: only busy_pct is left to derive.
+            busy = 100.0 - row["idle_pct"] - (row.get("iowait_pct") or 0.0) \
+                - (row.get("steal_pct") or 0.0)
+            row["busy_pct"] = round(min(100.0, max(0.0, busy)), 6)
+            self.rows.append(row)
+            return
+        # --dec=0/1 prints fewer decimals: allow each printed value its rounding.
+        last = tokens[-1]
+        sep = "," if comma else "."
+        decimals = len(last) - last.index(sep) - 1 if sep in last else 0
+        row_tolerance = max(tolerance, len(mapping) * 0.5 * 10.0 ** -decimals)
+        drop, notes = finish_row(row, row_tolerance)
+        if drop:
+            self._warn(lineno, f"CPU {cpu}: {drop}")
+            return
+        self.rows.append(row)
+        for note in notes:
+            self._warn(lineno, f"CPU {cpu}: {note}")
+
+    # ---- lines that are not rows
+
+    def _banner(self, lineno: int, line: str) -> bool:
+        """Read a banner line (the base date, host, CPU count); False when it is not one."""
+        m = _BANNER.match(line)
+        if not m:
+            return False
+        base, note = parse_date(m.group("date"), self.day_first)
+        if note and not self.date_note_done:
+            self.result.warn(lineno, note)
+            self.date_note_done = True
+        if base is None:
+            self._warn(lineno, f"unreadable banner date {m.group('date')!r}: sampled_at left null")
+        self.timeline.set_date(base)
+        self.host = m.group("host")
+        self.ncpu = int(m.group("ncpu")) if m.group("ncpu") else None
+        facts = self.result.facts
+        if "hostname" not in facts:
+            facts.update({"hostname": self.host, "kernel": m.group("release"), "os": m.group("os")})
+            if m.group("arch"):
+                facts["arch"] = m.group("arch")
+            if self.ncpu is not None:
+                facts["logical_cpus"] = self.ncpu
+            if base is not None:
+                facts["date"] = base.isoformat()
+        self.header_since_row = True
+        return True
+
+    def _restart(self, secs: float, line: str) -> None:
+        self.restarts += 1
+        self.ref_axis, _ = self.timeline.clock(secs)
+        self.header_since_row = True
+        m = _RESTART_CPUS.search(line)
+        if m:
+            self.ncpu = int(m.group(1))
+
+    def _header(self, secs: float, tokens: list[str], k: int) -> None:
+        """A CPU utilisation header opens a section; any other header closes it (named once)."""
+        self.saw_header = True
+        self.header_since_row = True
+        columns = tokens[k + 1:]
+        if tokens[k] == "CPU" and classify_header(columns):
+            # Only CPU headers go on the timeline: other sections print their own times.
+            self.ref_axis, _ = self.timeline.clock(secs)
+            self.section = _Section(k, columns)
+            for c in self.section.unread:
+                if c not in self.unread_columns:
+                    self.unread_columns.append(c)
+            return
+        self.section = None
+        name = " ".join(tokens[k:k + 2]) if tokens[k] in ("CPU", "NODE") else tokens[k]
+        if name not in self.foreign_names:
+            self.foreign_names.append(name)
+
+    # ---- the end
+
+    def _finish(self) -> None:
+        """The closing issues, the status, or ParseError when no row was read."""
+        result = self.result
+        if self.suppressed:
+            result.warn(None, f"{self.suppressed} more skipped or doubtful lines not listed")
+        if self.foreign_lines or self.foreign_names:
+            result.warn(None, f"skipped {self.foreign_lines} rows of sections that are not CPU utilisation "
+                              f"({', '.join(self.foreign_names[:8])})")
+        if self.unread_columns:
+            result.warn(None, f"columns not read into cpu_samples: {', '.join(self.unread_columns)}")
+        if self.timeline.went_back:
+            result.warn(None, f"the time went back {len(self.timeline.went_back)} time(s) by less than 12 h "
+                              "(clock adjusted?): elapsed_s is not monotonic there")
+        if self.restarts:
+            result.facts["restarts"] = self.restarts
+        rows = self.rows
+        if not rows:
+            if result.issues and any(i.line for i in result.issues):
+                first = next(i for i in result.issues if i.line)
+                raise ParseError(f"no CPU utilisation rows read; first problem: {first.reason}", first.line)
+            raise ParseError("no CPU utilisation rows (no 'CPU %usr/%user ... %idle' header with rows)")
+        if self.last_line_bad:
+            result.status = "incomplete"
+            result.status_reason = "the last line is cut short"
+        elif not self.summaries and not (rows and rows[0]["is_since_boot"]):
+            result.status = "incomplete"
+            result.status_reason = ("no 'Average:' summary at the end: the tool was stopped before "
+                                    "it finished (rows kept)")

@@ -49,7 +49,7 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from typing import Any
 
-from iopscope.parsers._convert import number as _number_text
+from iopscope.parsers._convert import number as _number_text, plain_number
 from iopscope.parsers._diskspd_rows import TOOL, Span, TargetCounts, add_cpu, add_span, profile_columns
 from iopscope.parsers.base import ParseError, ParseResult
 
@@ -93,10 +93,17 @@ def _num(element: ET.Element | None, tag: str, doc: _Doc, result: ParseResult) -
     child = element.find(tag)
     if child is None or child.text is None:
         return None
+    value = plain_number(child.text)
+    if value is not None:
+        return value
+    # An issue, maybe: only now is the line looked for (a scan of the text).
     return _number_text(child.text, f"<{tag}>", doc.line_of(tag), result)
 
 
 def _attr(element: ET.Element, name: str, doc: _Doc, result: ParseResult) -> float | None:
+    value = plain_number(element.get(name))
+    if value is not None:
+        return value
     return _number_text(element.get(name), f"{name}=", doc.line_of(element.tag), result)
 
 

@@ -44,11 +44,13 @@ Variants handled
 
 How it reads
 ------------
-Three paths, fastest first, each giving the same result where it applies: *periodic* (every
-report has the shape of the first: checked and read column by column in C, see
-:func:`_read_periodic`), *columns* (one pass over the lines, rows gathered column-wise) and
-*rows* (one dict per row; reads everything above). A path that meets something it does not
-take hands the whole file to the next one.
+The reference reader is :func:`read_rows` here (one dict per row; reads everything above). Two
+fast readers in ``_iostat_text_fast`` come first, each giving the same result where it applies:
+*periodic* (every report has the shape of the first: checked and read column by column in C)
+and *columns* (the reference state machine with rows gathered column-wise). A fast reader that
+meets something it does not read exactly raises ``NeedsRowPath`` and the next reader starts
+again (``base.fastest_reading``); ``tests/python/test_sysstat_fast.py`` holds each one to the
+reference on every fixture and corpus file.
 
 Example
 -------
@@ -68,14 +70,10 @@ Example
 
 from __future__ import annotations
 
-import math
 import re
+from collections.abc import Callable
 from functools import partial
-from itertools import chain
-from operator import itemgetter, methodcaller
 
-import pyarrow as pa
-import pyarrow.compute as pc
 
 from iopscope.parsers._sysstat_common import (
     CPU_COLUMNS,
@@ -86,23 +84,19 @@ from iopscope.parsers._sysstat_common import (
     busy_pct,
     fill_idle_devices,
     human_value,
-    join_parts,
     layout_of,
     looks_like_timestamp,
     omitted_devices,
     out_of_range,
     parse_banner,
-    plain_percentages,
-    arrow_floats,
-    iso_stamps,
     to_whole,
-    whitespace_fields,
 )
-from iopscope.parsers._sysstat_values import busy_array, busy_column
-from iopscope.parsers.base import Columns, NeedsRowPath, ParseError, ParseResult, fastest_reading, no_gc
+from iopscope.parsers.base import Columns, ParseError, ParseResult, fastest_reading, no_gc
 
 NAME = "iostat_text"
-VERSION = "1.1.0"
+# 1.1.2: -xz captures with avg-cpu blocks get their idle devices filled;
+# 1.1.1: two -d captures the periodic reader misread now read as the reference
+VERSION = "1.1.2"
 TOOL = "iostat"
 HAS_FAST_PATH = True  # fuzzing holds parse() to read_by_reference() (base.py)
 
@@ -169,16 +163,14 @@ def _device_header_tokens(line: str) -> tuple[list[str], bool] | None:
 # --------------------------------------------------------------------------- parse
 
 
-# The three ways through a file, fastest first. Each gives the same result where it applies;
-# tests/python/test_sysstat_fast.py holds every path to the row-by-row one.
-PERIODIC, COLUMNS, ROWS = "periodic", "columns", "rows"
-
-
 def parse(text: str, *, filename: str | None = None) -> ParseResult:
     """Read the reports the fastest way that reads this file (each way gives the same result)."""
+    # Imported here: the fast readers build on this module's reference reader.
+    from iopscope.parsers._iostat_text_fast import read_columns, read_periodic
+
     with no_gc():  # the rows hold no cycles: see no_gc()
-        return fastest_reading(text, (partial(_parse, path=PERIODIC), partial(_parse, path=COLUMNS)),
-                               partial(_parse, path=ROWS))
+        return fastest_reading(text, (partial(_parse, read=read_periodic), partial(_parse, read=read_columns)),
+                               partial(_parse, read=read_rows))
 
 
 def _last_line_whole(lines: list[str]) -> bool:
@@ -229,7 +221,9 @@ def _values(rows, name: str) -> list:
 
 
 
-def _parse(text: str, path: str) -> ParseResult:
+def _parse(text: str, read: Callable[[list[str], ParseResult, DateReader], None]) -> ParseResult:
+    """The file's lines through ``read`` (a fast reader or :func:`read_rows`), with what every
+    reader shares: foreign formats rejected, line ends and decimal commas, a cut last line."""
     result = ParseResult(format=NAME)
     if not text.strip():
         raise ParseError("empty file")
@@ -261,10 +255,7 @@ def _parse(text: str, path: str) -> ParseResult:
             result.status = "incomplete"
 
     dates = DateReader(_date_samples(lines))
-    if path == PERIODIC:
-        _read_periodic(lines, result, dates)
-    else:
-        _Reader(result, dates, path == COLUMNS).run(lines)
+    read(lines, result, dates)
     if unended is not None:
         if _last_line_whole(lines) and _last_report_whole(result):
             result.status = "complete"   # only the final newline is missing
@@ -297,332 +288,57 @@ def _date_samples(lines: list[str]) -> list[str]:
 # --------------------------------------------------------------------------- periodic path
 
 
-def _read_periodic(lines: list[str], result: ParseResult, dates: DateReader) -> None:
-    """Read a capture whose reports all have the same shape, column by column, without a loop
-    over lines.
 
-    An iostat run prints one report per interval, each the same lines in the same order: a
-    stamp, the avg-cpu header and its values, the device header, one row per device, blank
-    lines. The first report is taken as a template of P lines; every P-th line after it is then
-    checked in one C-level operation per template line (headers equal, blanks empty, values
-    floats, each row exactly as many fields as its header), and each column is a slice of the
-    tokens of all rows. A last report cut short (iostat killed, block-buffered output) is read
-    as far as it goes: its lines are the template's first ones, checked and read with the
-    others, and it gets the line path's warning. Anything else (a second banner, a device that
-    comes and goes under -z, a cut line kept with too few values, --human values, groups) raises
-    NeedsRowPath before the result is touched, and parse() reads the file line by line instead.
-    """
-    start, banner, blanks = _prelude(lines)
-    shape = _template(lines, start)
-    period = shape.period
-    total = len(lines)
-    rem = (total - start) % period                  # lines of the last report, if not whole
-    short = _short_last_line(lines, shape, rem, result, total - rem) if rem else None
-    if short is not None:
-        lines = lines[:-1]                          # the kept cut line is not read, only warned
-    n = -(-(len(lines) - start) // period)          # reports, the last one may lack its blanks
-    pad = n * period - (len(lines) - start)
-    cut = 0  # lines of a last report cut short (its first `cut` template positions), else 0
-    if pad and any(kind != "blank" for kind in shape.kinds[period - pad:]):
-        cut = period - pad
-        n -= 1                                      # n: the whole reports
-        pad = 0
-    lines = lines + [""] * pad if pad else lines
-    end = start + n * period + cut
-
-    def at(k: int) -> list[str]:
-        """The line at template position k of every report (the cut report's too, if it has it)."""
-        return lines[start + k:end:period]
-
-    for k, kind in enumerate(shape.kinds):
-        if kind == "header" and at(k).count(lines[start + k]) != len(at(k)):
-            raise NeedsRowPath
-        if kind == "blank" and at(k).count("") != len(at(k)):
-            raise NeedsRowPath
-    # The cut report is opened (counted, stamped) by its first header; a stamp alone opens
-    # nothing, as on the line path, but must still be a stamp the line path would not warn about.
-    opened = n + (cut > shape.stamped)
-    if cut == 1 and shape.stamped:
-        stamp = lines[end - 1].strip()
-        if len(stamp) > 64 or stamp.startswith("Linux") or dates.parse_timestamp(stamp) is None:
-            raise NeedsRowPath
-
-    facts: dict = {}
-    if banner is not None:
-        day = dates.parse_date(banner["date_text"])
-        dates.set_base_date(day)
-        facts = {"kernel": banner["kernel"], "hostname": banner["hostname"],
-                 "date": day.isoformat() if day else None, "arch": banner["arch"],
-                 "logical_cpus": banner["logical_cpus"]}
-    base = _report_columns(at(0)[:opened] if shape.stamped else None, opened, dates,
-                           since_boot=banner is not None and blanks < 2)
-
-    tables = {}
-    if shape.cpu is not None:
-        names, k = shape.cpu
-        values = at(k)
-        rows_cpu = len(values)                      # the cut report's, if it has its values
-        columns = {}
-        for name, column in zip(names, _arrow_float_columns(values, len(names))):
-            if name is not None:
-                columns[name] = column  # a name printed twice: the last one, as on the line path
-        if not all(map(plain_percentages, columns.values())):
-            raise NeedsRowPath  # nulls and warnings: the row-by-row path's job
-        columns["busy_pct"] = busy_array(columns.get("idle_pct"), columns.get("iowait_pct"),
-                                         columns.get("steal_pct"), rows_cpu)
-        for key in ("sample_index", "sampled_at", "time_text", "elapsed_s", "is_since_boot"):
-            columns[key] = base[key][:rows_cpu]
-        hostname = banner["hostname"] if banner else None
-        cpus = banner["logical_cpus"] if banner else None
-        for key, value in (("source_block", "iostat-avg-cpu"), ("cpu", "all"),
-                           ("hostname", hostname), ("logical_cpus", cpus)):
-            columns[key] = [value] * rows_cpu
-        tables[CPU_TABLE] = Columns(columns, rows_cpu)
-    if shape.devices is not None:
-        dc, first_row, m = shape.devices
-        rows: list[str] = [""] * (n * m)
-        for j in range(m):                          # report by report, device by device
-            rows[j::m] = at(first_row + j)[:n]
-        # The cut report's rows: those printed before the cut, in order.
-        tail = max(0, min(m, cut - first_row))
-        rows += lines[start + n * period + first_row:][:tail]
-        if any(map(_starts_with_space, rows)):
-            raise NeedsRowPath  # -g groups (leading space): the line path sets is_group
-        fields = whitespace_fields(rows, len(dc.names) + 1)
-        if fields is None:
-            raise NeedsRowPath
-        columns = {}
-        # Every printed column must be a number, the ones not kept too (as on the line path).
-        for name, column in zip(dc.names, map(arrow_floats, fields[1:])):
-            if column is None:
-                raise NeedsRowPath
-            if name is not None:
-                columns[name] = column
-        for name, factor in dc.scaled:
-            columns[name] = pc.multiply(columns[name], factor)
-        for name in dc.int_names:
-            columns[name] = _whole(columns[name])
-        count = n * m + tail
-        columns["device"] = fields[0]
-        columns["is_group"] = pa.repeat(False, count)
-        report = pa.array(_each(list(range(n)), m) + [n] * tail, pa.int64())  # each row's report
-        for key, values in base.items():
-            if isinstance(values, pa.Array):
-                columns[key] = values.take(report)
-            elif key == "sampled_at":  # datetimes: Arrow would give aware ones another tzinfo
-                columns[key] = _each(values[:n], m) + values[n:n + 1] * tail
-            else:
-                columns[key] = pa.array(values).take(report)
-        columns["layout"] = pa.repeat(dc.layout, count)
-        columns["unit_source"] = pa.repeat(dc.unit, count)
-        tables[DEVICE_TABLE] = Columns(columns, count)
-    if short is not None:
-        result.warn(total, short)
-    if shape.cpu is not None and cut == shape.cpu[1] and result.status == "complete":
-        # The line path's warning: the file stops right after an avg-cpu header.
-        result.warn(total, "file ends after an avg-cpu header: output cut short")
-        result.status = "incomplete"
-    if facts:
-        result.facts = facts
-    result.tables.update(tables)
+# --------------------------------------------------------------------------- the reference reader
 
 
-def _short_last_line(lines: list[str], shape: _Shape, cut: int, result: ParseResult,
-                     report: int) -> str | None:
-    """The line path's warning for the last line of a cut report when it is a cut line kept
-    with too few values (its last value looked whole), else None; NeedsRowPath for a last line
-    the line path might read otherwise."""
-    if not cut or result.status != "incomplete":
-        return None
-    kind = shape.kinds[cut - 1]
-    if kind == "values":
-        expected = len(shape.cpu[0])
-    elif kind == "row":
-        expected = len(shape.devices[0].names) + 1
-    else:
-        return None
-    line = lines[-1]
-    parts = line.split()
-    if len(parts) == expected:
-        return None  # a whole line: read with the others
-    stripped = line.strip()
-    if (len(parts) < (1 if kind == "values" else 2) or len(parts) > expected or not _WHOLE_VALUE.search(stripped)
-            or stripped.startswith(("avg-cpu", "Linux", "Device")) or "Device" in stripped
-            or looks_like_timestamp(stripped) or _DATE_LIKE.search(stripped)):
-        raise NeedsRowPath
-    if kind == "values":
-        return f"skipped line not understood: {stripped[:120]}"
-    header_line = report + shape.devices[1]        # 1-based number of the report's Device header
-    return (f"device row does not match the header of line {header_line} "
-            f"({expected} fields expected): skipped: {stripped[:120]}")
-
-
-_DATE_LIKE = re.compile(r"[:/]|\d-\d")  # anything a stamp reader might take: the line path's job
-
-
-def _arrow_float_columns(lines: list[str], width: int) -> list[pa.Array]:
-    fields = whitespace_fields(lines, width)
-    columns = [] if fields is None else list(map(arrow_floats, fields))
-    if fields is None or None in columns:
-        raise NeedsRowPath
-    return columns
-
-
-def _whole(column: pa.Array) -> pa.Array:
-    """A cumulative amount as int() makes it (toward zero); anything else is the line path's."""
-    if not pc.all(pc.is_finite(column)).as_py():
-        raise NeedsRowPath
-    try:
-        return pc.trunc(column).cast(pa.int64())
-    except pa.ArrowInvalid:
-        raise NeedsRowPath from None
-
-
-def _prelude(lines: list[str]) -> tuple[int, dict | None, int]:
-    """(first line of the first report, the banner or None, empty lines after the banner)."""
-    banner = None
-    i = 0
-    if lines and lines[0].startswith("Linux"):
-        banner = parse_banner(lines[0].strip())
-        if banner is None:
-            raise NeedsRowPath
-        i = 1
-    while i < len(lines) and not lines[i]:
-        i += 1
-    if i == len(lines):
-        raise NeedsRowPath
-    return i, banner, i - 1
-
-
-class _Shape:
-    """The template of one report: a kind per line and where its blocks are."""
-
-    __slots__ = ("period", "kinds", "stamped", "cpu", "devices")
-
-    def __init__(self) -> None:
-        self.period = 0
-        self.kinds: list[str] = []      # "stamp", "header", "values", "row" or "blank"
-        self.stamped = False
-        self.cpu: tuple[list, int] | None = None            # (column names, values line)
-        self.devices: tuple[DeviceColumns, int, int] | None = None  # (header, first row, rows)
-
-
-def _template(lines: list[str], start: int) -> _Shape:
-    """The shape of the report at ``start``; its length is where its first header comes again."""
-    first = start if _header(lines[start]) else start + 1
-    if first >= len(lines) or _header(lines[first]) is None:
-        raise NeedsRowPath
-    try:
-        period = lines.index(lines[first], first + 1) - first
-    except ValueError:
-        period = len(lines) - start  # a single report
-    shape = _Shape()
-    shape.period = period
-    shape.stamped = first > start
-    kinds = shape.kinds = ["stamp"] if shape.stamped else []
-    k = len(kinds)
-    while k < period:
-        line = lines[start + k]
-        if not line:
-            kinds.append("blank")
-            k += 1
-            continue
-        header = _header(line)
-        if header is None or shape.devices is not None or (header[0] == "cpu" and shape.cpu is not None):
-            raise NeedsRowPath  # not a report of one avg-cpu block then one device block
-        if kinds and kinds[-1] != "blank" and kinds[-1] != "stamp":
-            raise NeedsRowPath
-        kinds.append("header")
-        if header[0] == "cpu":
-            if k + 1 >= period or not lines[start + k + 1]:
-                raise NeedsRowPath
-            shape.cpu = (header[1], k + 1)
-            kinds.append("values")
-            k += 2
-            continue
-        rows = 0
-        while k + 1 + rows < period and lines[start + k + 1 + rows]:
-            rows += 1
-        if not rows:
-            raise NeedsRowPath  # a -z report without devices: other reports will differ
-        shape.devices = (header[1], k + 1, rows)
-        kinds.extend(["row"] * rows)
-        k += 1 + rows
-    if kinds[-1] != "blank":
-        raise NeedsRowPath  # reports not separated by an empty line
-    return shape
-
-
-def _header(line: str) -> tuple | None:
-    """("cpu", names) or ("dev", DeviceColumns) for a header the periodic path takes, else None."""
-    if line.startswith("avg-cpu"):
-        names = [CPU_COLUMNS.get(t) for t in line.split()[1:]]
-        if not any(names):
-            return None
-        return ("cpu", names)
-    if line.startswith("Device"):
-        header = _device_header_tokens(line)
-        if header is None or not header[1]:
-            return None
-        dc = DeviceColumns(header[0])
-        if dc.unknown:
-            return None  # the line path warns about unknown columns
-        return ("dev", dc)
-    return None
-
-
-_starts_with_space = methodcaller("startswith", " ")
-
-
-def _each(values: list, m: int) -> list:
-    """Each value m times in a row: a per-report column made per-device-row."""
-    return values if m == 1 else list(chain.from_iterable(zip(*([values] * m))))
-
-
-def _report_columns(stamps: list[str] | None, n: int, dates: DateReader, since_boot: bool) -> dict:
-    """The per-report columns the line path puts in each report's base, for n reports."""
-    sampled_at = elapsed = time_text = [None] * n
-    if stamps is not None:
-        time_text = [s.strip() for s in stamps]
-        if any(len(s) > 64 or s.startswith("Linux") for s in time_text):
-            raise NeedsRowPath
-        iso = iso_stamps(time_text, dates)
-        if iso is not None:
-            sampled_at, elapsed = iso
-        else:
-            sampled_at = list(map(dates.parse_timestamp, time_text))
-            if None in sampled_at:
-                raise NeedsRowPath  # a stamp not understood: the line path warns
-            first = sampled_at[0]
-            try:
-                elapsed = [(ts - first).total_seconds() for ts in sampled_at]
-            except TypeError:
-                raise NeedsRowPath from None  # aware and naive stamps in one file
-    return {"sample_index": list(range(n)), "segment_index": [0] * n, "sampled_at": sampled_at,
-            "time_text": time_text, "elapsed_s": elapsed,
-            "is_since_boot": [since_boot] + [False] * (n - 1)}
+def read_rows(lines: list[str], result: ParseResult, dates: DateReader) -> None:
+    """The reference reader: one dict per row, every variant the module docstring lists."""
+    _Reader(result, dates).run(lines)
 
 
 class _Reader:
-    """The state machine over the lines. The hot loop lives in :meth:`run`."""
+    """The state machine over the lines: a line is a row of the open block (device rows, the
+    avg-cpu values) or is classified (header, banner, stamp, junk) by :meth:`_classify`.
 
-    def __init__(self, result: ParseResult, dates: DateReader, fast: bool = False) -> None:
+    The column-wise reader (``_iostat_text_fast.ColumnReader``) is this machine with the row
+    steps replaced; it gives up (NeedsRowPath) where only this one reads exactly.
+    """
+
+    def __init__(self, result: ParseResult, dates: DateReader) -> None:
         self.result = result
-        # fast: plain rows go into column-wise blocks (_DeviceBlock, _CpuBlock) instead of one
-        # dict each; anything else raises NeedsRowPath.
-        self.fast = fast
         self.dates = dates
         self.clock = ReportClock()
         self.hostname = None
         self.logical_cpus = None
         self.blank_after_banner: int | None = None  # empty lines since the last banner
         self.warned_unknown: set[str] = set()
+        self.headers: dict[str, tuple] = {}  # header line as printed -> compiled header
+        self.mode = 0                 # 0 nothing expected, 1 avg-cpu values, 2 device rows
+        self.skipped = 0              # lines not understood
+        # the current report
         self.sample: dict | None = None     # base of the current report
         self.sample_cpu = False
         self.sample_cols: frozenset[str] | set[str] = frozenset()
         self.sample_rows: dict[str, dict] = {}
         self.pending_ts: tuple[str, object] | None = None
         self.sample_tokens: list[str] = []
+        # the current device block (mode 2)
+        self.dc: DeviceColumns | None = None
+        self.dev_first = True
+        self.indented = False         # the header itself is indented: a leading space means nothing
+        self.merge = False            # a continuation header (split --human report): merge rows by device
+        self.base: dict = {}          # what each row of the block repeats: its report, layout, unit
+        self.header_line = 0
+        self.pending_name: str | None = None   # -h before 12.x: a device name alone on its line
+        # the current avg-cpu block (mode 1)
+        self.cpu_names: list[str | None] = []
+        self.cpu_drop = False
+        self.cpu_base: dict = {}
+        # what is read
+        self.dev_rows: list[dict] = []
+        self.cpu_rows: list[dict] = []
+        self.reports: list[tuple[dict, int]] = []   # (report base, index of its first device row)
 
     # ---- reports
 
@@ -634,264 +350,268 @@ class _Reader:
         self.sample_cols = set()
         self.sample_rows = {}
 
-    def run(self, lines: list[str]) -> None:  # noqa: C901 - one loop, on purpose
-        """One pass over the lines. Device rows take the fast path (split, float, zip); headers
-        are compiled once per distinct header line; everything else is classified in order."""
-        result = self.result
-        dates = self.dates
-        dev_rows: list[dict] = []
-        cpu_rows: list[dict] = []
-        hdr_cache: dict[str, tuple] = {}  # header line as printed -> compiled header
-        mode = 0              # 0 nothing expected, 1 avg-cpu values, 2 device rows
-        dc = None             # compiled DeviceColumns of the current device block
-        names = ncols = dev_first = base = scaled = ints = drop = None
-        cpu_names: list = []
-        cpu_drop = False
-        cpu_base: dict = {}
-        header_line = 0
-        pending_name = None
-        merge = False         # a continuation header (split --human report): merge rows by device
-        indented = False      # the header itself is indented: a leading space means nothing
-        sample_rows: dict = {}
-        skipped = 0
-        fast = self.fast
-        dev_blocks: list[_DeviceBlock] = []
-        cpu_blocks: list[_CpuBlock] = []
-        block = cpu_block = None
-        reports: list[tuple[dict, int]] = []   # (report base, index of its first device row)
-        for i, line in enumerate(lines):
-            if mode == 2:
-                parts = line.split()
-                if len(parts) == ncols and fast:
-                    # Column-wise: the row's floats go onto the block's flat list, in order.
-                    values = block.values
-                    mark = len(values)
-                    try:
-                        if dev_first:
-                            values.extend(map(float, parts[1:]))
-                            name = parts[0]
-                            block.groups.append(line[0] == " " and not indented)
-                        else:
-                            values.extend(map(float, parts[:-1]))
-                            name = parts[-1]
-                            block.groups.append(line.endswith("  " + name))
-                        block.names.append(name)
-                        block.bases.append(base)
-                        continue
-                    except ValueError:
-                        del values[mark:]  # not a plain row: see below
-                elif len(parts) == ncols:
-                    try:
-                        if dev_first:
-                            row = dict(zip(names, map(float, parts[1:])))
-                            name = parts[0]
-                            group = line[0] == " " and not indented
-                        else:
-                            row = dict(zip(names, map(float, parts[:-1])))
-                            name = parts[-1]
-                            group = line.endswith("  " + name)
-                    except ValueError:
-                        row = None
-                    if row is not None:
-                        if drop:
-                            del row[None]
-                        for col, factor in scaled:
-                            row[col] *= factor
-                        for col in ints:
-                            row[col] = to_whole(row[col])
-                        row["device"] = name
-                        row["is_group"] = group
-                        previous = sample_rows.get(name) if merge else None
-                        if previous is not None:
-                            previous.update(row)
-                        else:
-                            row.update(base)
-                            dev_rows.append(row)
-                            sample_rows[name] = row
-                        continue
-                if not parts:
-                    mode = 0
-                    pending_name = None
-                    continue
-                # Not a plain row: human-readable values, a name on its own line, or another block.
-                got = self._slow_device_row(parts, line, dc, dev_first, pending_name, indented)
-                if fast and got is not None:
-                    raise NeedsRowPath
-                if got == "pending":
-                    pending_name = parts[0]
-                    continue
-                pending_name = None
-                if got is not None:
-                    row, name = got
+    def run(self, lines: list[str]) -> None:
+        """One pass over the lines. Device rows are read block by block in a tight loop
+        (:meth:`_device_rows`); headers are compiled once per distinct header line."""
+        i, count = 0, len(lines)
+        while i < count:
+            if self.mode == 2:
+                i = self._device_rows(lines, i)
+                if i == count:
+                    break
+            elif self.mode == 1 and self._cpu_line(i, lines[i]):
+                i += 1
+                continue
+            line = lines[i]
+            if not line or line.isspace():   # between reports: 1 to 3 a report (inline: cheap)
+                self.mode = 0
+                if self.blank_after_banner is not None:
+                    self.blank_after_banner += 1
+            else:
+                self._classify(i, line)
+            i += 1
+        self._finish(count)
+
+    # ---- rows
+
+    def _device_rows(self, lines: list[str], start: int) -> int:
+        """Read the open device block's rows from line ``start`` on; return the index of the first
+        line left to :meth:`_classify` (the empty line that ends the block is read here)."""
+        dc, dev_first, indented, merge, base = self.dc, self.dev_first, self.indented, self.merge, self.base
+        names, drop, scaled, ints = dc.names, dc.drop, dc.scaled, dc.int_names
+        ncols = len(names) + 1
+        dev_rows, sample_rows = self.dev_rows, self.sample_rows
+        for i in range(start, len(lines)):
+            line = lines[i]
+            parts = line.split()
+            if len(parts) == ncols:
+                try:
+                    if dev_first:
+                        row = dict(zip(names, map(float, parts[1:])))
+                        name = parts[0]
+                        group = line[0] == " " and not indented
+                    else:
+                        row = dict(zip(names, map(float, parts[:-1])))
+                        name = parts[-1]
+                        group = line.endswith("  " + name)
+                except ValueError:
+                    row = None
+                if row is not None:
+                    if drop:
+                        del row[None]
+                    for col, factor in scaled:
+                        row[col] *= factor
+                    for col in ints:
+                        row[col] = to_whole(row[col])
+                    row["device"] = name
+                    row["is_group"] = group
                     previous = sample_rows.get(name) if merge else None
                     if previous is not None:
                         previous.update(row)
                     else:
-                        full = dict(base)
-                        full.update(row)
-                        dev_rows.append(full)
-                        sample_rows[name] = full
+                        row.update(base)
+                        dev_rows.append(row)
+                        sample_rows[name] = row
                     continue
-            elif mode == 1:
-                parts = line.split()
-                if not parts:
-                    continue
-                mode = 0
-                if len(parts) == len(cpu_names) and fast:
-                    try:
-                        values = list(map(float, parts))
-                    except ValueError:
-                        raise NeedsRowPath from None  # --human "11.9%", or not the values line
-                    if (cpu_drop and not any(cpu_names) or not math.isfinite(sum(values))
-                            or min(values) < -0.05 or max(values) > 100.05):
-                        raise NeedsRowPath  # warnings and nulls: the row-by-row path's job
-                    cpu_block.values.extend(values)
-                    cpu_block.bases.append(cpu_base)
-                    self.sample_cpu = True
-                    continue
-                if len(parts) == len(cpu_names):
-                    try:
-                        values = dict(zip(cpu_names, map(float, parts)))
-                    except ValueError:
-                        values = _cpu_values(cpu_names, parts)  # --human: "11.9%"
-                    if values is not None:
-                        if cpu_drop:
-                            values.pop(None, None)
-                            if not values:
-                                result.warn(i + 1, "avg-cpu block without a known column: skipped")
-                                continue
-                        if values and (min(values.values()) < -0.05 or max(values.values()) > 100.05):
-                            for note in out_of_range(values):
-                                result.warn(i + 1, note)
-                        values["busy_pct"] = busy_pct(values)
-                        values.update(cpu_base)
-                        cpu_rows.append(values)
-                        self.sample_cpu = True
-                        continue
-                # fall through: not the values line
-            # ---- anything else: classify the line
-            if not line or line.isspace():
-                mode = 0
-                if self.blank_after_banner is not None:
-                    self.blank_after_banner += 1
+            if not parts:
+                self.mode = 0
+                self.pending_name = None
+                return i + 1
+            # Not a plain row: human-readable values, a name on its own line, or another block.
+            got = self._slow_device_row(parts, line, dc, dev_first, self.pending_name, indented)
+            if got == "pending":
+                self.pending_name = parts[0]
                 continue
-            cached = hdr_cache.get(line)
-            if cached is None:
-                stripped = line.strip()
-                if stripped.startswith("avg-cpu"):
-                    names_ = [CPU_COLUMNS.get(t) for t in stripped.split()[1:]]
-                    cached = hdr_cache[line] = ("cpu", names_, None in names_)
-                elif "Device" in stripped:
-                    header = _device_header_tokens(stripped)
-                    if header is not None:
-                        tokens, first = header
-                        compiled = DeviceColumns(tokens)
-                        for tok in compiled.unknown:
-                            if tok not in self.warned_unknown:
-                                self.warned_unknown.add(tok)
-                                result.warn(i + 1, f"unknown iostat column {tok!r} ignored")
-                        cached = ("dev", compiled, first, tokens, line[:1].isspace())
-                        if len(hdr_cache) < 1000:
-                            hdr_cache[line] = cached
-            if cached is not None:
-                if cached[0] == "cpu":
-                    cpu_names, cpu_drop = cached[1], cached[2]
-                    if self.sample is None or self.sample_cpu or self.sample_cols or self.pending_ts:
-                        self._open(*(self.pending_ts or (None, None)))
-                        self.pending_ts = None
-                    sample = self.sample
-                    cpu_base = {"sample_index": sample["sample_index"], "sampled_at": sample["sampled_at"],
-                                "time_text": sample["time_text"], "elapsed_s": sample["elapsed_s"],
-                                "is_since_boot": sample["is_since_boot"], "source_block": "iostat-avg-cpu",
-                                "cpu": "all", "hostname": self.hostname, "logical_cpus": self.logical_cpus}
-                    if fast and (cpu_block is None or cpu_block.names != cpu_names):
-                        cpu_block = _CpuBlock(cpu_names)
-                        cpu_blocks.append(cpu_block)
-                    mode = 1
-                    continue
-                _, dc, dev_first, tokens, indented = cached
-                # A header whose columns this report already has starts a new report; a header
-                # with other columns (the split --human report) continues it.
-                merge = False
-                if self.sample is None or self.pending_ts or (self.sample_cols & dc.outputs):
-                    self._open(*(self.pending_ts or (None, None)))
-                    self.pending_ts = None
-                    self.sample_tokens = tokens
-                    layout = dc.layout
-                    # where this report's device rows start (see fill_idle_devices)
-                    reports.append((self.sample, sum(len(b.names) for b in dev_blocks) if fast else len(dev_rows)))
-                elif self.sample_cols:
-                    if fast:
-                        raise NeedsRowPath  # rows of a split --human report are merged as dicts
-                    merge = True
-                    # Split --human report: the layout is that of all its headers together.
-                    self.sample_tokens = self.sample_tokens + tokens
-                    layout = layout_of(self.sample_tokens)
-                    for previous in self.sample_rows.values():
-                        previous["layout"] = layout
-                else:
-                    self.sample_tokens = tokens
-                    layout = dc.layout
-                self.sample_cols = self.sample_cols | dc.outputs if self.sample_cols else dc.outputs
-                sample_rows = self.sample_rows
-                names = dc.names
-                ncols = len(names) + 1
-                drop, scaled = dc.drop, dc.scaled
-                ints = dc.int_names
-                base = dict(self.sample)
-                base["layout"] = layout
-                base["unit_source"] = dc.unit
-                header_line = i + 1
-                pending_name = None
-                mode = 2
-                if fast and (block is None or block.dc is not dc or block.dev_first != dev_first):
-                    block = _DeviceBlock(dc, dev_first)
-                    dev_blocks.append(block)
-                continue
-            if stripped.startswith("Linux"):
-                banner = parse_banner(stripped)
-                if banner is not None:
-                    self._banner(banner, i + 1)
-                    mode = 0
-                    continue
-            ts = dates.parse_timestamp(stripped) if len(stripped) <= 64 else None
-            if ts is not None or looks_like_timestamp(stripped):
-                if ts is None:
-                    result.warn(i + 1, f"timestamp not understood (sampled_at left null): {stripped[:80]}")
-                # The stamp opens the next report; an earlier stamp with nothing after it is lost.
-                if self.pending_ts is not None:
-                    self._open(*self.pending_ts)
-                self.pending_ts = (stripped, ts)
-                mode = 0
-                continue
-            skipped += 1
-            if skipped > MAX_SKIP_WARNINGS:
-                continue
-            if mode == 2:
-                result.warn(i + 1, f"device row does not match the header of line {header_line} "
-                                   f"({ncols} fields expected): skipped: {stripped[:120]}")
-                continue
-            result.warn(i + 1, f"skipped line not understood: {stripped[:120]}")
-        if skipped > MAX_SKIP_WARNINGS:
-            result.warn(None, f"{skipped - MAX_SKIP_WARNINGS} more lines skipped (not listed one by one)")
-        if mode == 1 and result.status == "complete":
-            result.warn(len(lines), "file ends after an avg-cpu header: output cut short")
+            self.pending_name = None
+            if got is None:
+                return i
+            row, name = got
+            previous = sample_rows.get(name) if merge else None
+            if previous is not None:
+                previous.update(row)
+            else:
+                full = dict(base)
+                full.update(row)
+                dev_rows.append(full)
+                sample_rows[name] = full
+        return len(lines)
+
+    def _cpu_line(self, i: int, line: str) -> bool:
+        """Read the avg-cpu values line; False (block closed) when the line is something else."""
+        parts = line.split()
+        if not parts:
+            return True
+        self.mode = 0
+        cpu_names = self.cpu_names
+        if len(parts) != len(cpu_names):
+            return False
+        return self._cpu_values(i, parts)
+
+    def _cpu_values(self, i: int, parts: list[str]) -> bool:
+        """Keep the avg-cpu values, or False when they are not numbers (not the values line)."""
+        cpu_names = self.cpu_names
+        try:
+            values = dict(zip(cpu_names, map(float, parts)))
+        except ValueError:
+            values = _human_cpu_values(cpu_names, parts)  # --human: "11.9%"
+        if values is None:
+            return False
+        result = self.result
+        if self.cpu_drop:
+            values.pop(None, None)
+            if not values:
+                result.warn(i + 1, "avg-cpu block without a known column: skipped")
+                return True
+        if values and (min(values.values()) < -0.05 or max(values.values()) > 100.05):
+            for note in out_of_range(values):
+                result.warn(i + 1, note)
+        values["busy_pct"] = busy_pct(values)
+        values.update(self.cpu_base)
+        self.cpu_rows.append(values)
+        self.sample_cpu = True
+        return True
+
+    def _rows_read(self) -> int:
+        return len(self.dev_rows)
+
+    # ---- every other line
+
+    def _classify(self, i: int, line: str) -> None:
+        """A line outside a block's rows (not empty): a header, a banner, a stamp, or not understood."""
+        cached = self.headers.get(line)
+        if cached is None:
+            stripped = line.strip()
+            cached = self._compile_header(i, line, stripped)
+        if cached is not None:
+            if cached[0] == "cpu":
+                self._cpu_header(cached[1], cached[2])
+            else:
+                self._device_header(i, *cached[1:])
+            return
+        if stripped.startswith("Linux"):
+            banner = parse_banner(stripped)
+            if banner is not None:
+                self._banner(banner, i + 1)
+                self.mode = 0
+                return
+        ts = self.dates.parse_timestamp(stripped) if len(stripped) <= 64 else None
+        if ts is not None or looks_like_timestamp(stripped):
+            if ts is None:
+                self.result.warn(i + 1, f"timestamp not understood (sampled_at left null): {stripped[:80]}")
+            # The stamp opens the next report; an earlier stamp with nothing after it is lost.
+            if self.pending_ts is not None:
+                self._open(*self.pending_ts)
+            self.pending_ts = (stripped, ts)
+            self.mode = 0
+            return
+        self._skip(i, stripped)
+
+    def _compile_header(self, i: int, line: str, stripped: str) -> tuple | None:
+        """("cpu", names, drop) or ("dev", columns, device_first, tokens, indented) for a header
+        line (cached by its text), else None."""
+        if stripped.startswith("avg-cpu"):
+            names = [CPU_COLUMNS.get(t) for t in stripped.split()[1:]]
+            compiled = self.headers[line] = ("cpu", names, None in names)
+            return compiled
+        if "Device" not in stripped:
+            return None
+        header = _device_header_tokens(stripped)
+        if header is None:
+            return None
+        tokens, first = header
+        columns = DeviceColumns(tokens)
+        for tok in columns.unknown:
+            if tok not in self.warned_unknown:
+                self.warned_unknown.add(tok)
+                self.result.warn(i + 1, f"unknown iostat column {tok!r} ignored")
+        compiled = ("dev", columns, first, tokens, line[:1].isspace())
+        if len(self.headers) < 1000:
+            self.headers[line] = compiled
+        return compiled
+
+    def _cpu_header(self, names: list[str | None], drop: bool) -> None:
+        self.cpu_names, self.cpu_drop = names, drop
+        if self.sample is None or self.sample_cpu or self.sample_cols or self.pending_ts:
+            self._open(*(self.pending_ts or (None, None)))
+            self.pending_ts = None
+        sample = self.sample
+        self.cpu_base = {"sample_index": sample["sample_index"], "sampled_at": sample["sampled_at"],
+                         "time_text": sample["time_text"], "elapsed_s": sample["elapsed_s"],
+                         "is_since_boot": sample["is_since_boot"], "source_block": "iostat-avg-cpu",
+                         "cpu": "all", "hostname": self.hostname, "logical_cpus": self.logical_cpus}
+        self.mode = 1
+
+    def _starts_report(self, dc: DeviceColumns) -> bool:
+        """A header whose columns this report already has starts a new report; a header with
+        other columns (the split --human report) continues it."""
+        return self.sample is None or bool(self.pending_ts) or bool(self.sample_cols & dc.outputs)
+
+    def _device_header(self, i: int, dc: DeviceColumns, dev_first: bool, tokens: list[str],
+                       indented: bool) -> None:
+        merge = False
+        if self._starts_report(dc):
+            self._open(*(self.pending_ts or (None, None)))
+            self.pending_ts = None
+            self.sample_tokens = tokens
+            layout = dc.layout
+            # where this report's device rows start (see fill_idle_devices)
+            self.reports.append((self.sample, self._rows_read()))
+        elif self.sample_cols:
+            merge = True
+            # Split --human report: the layout is that of all its headers together.
+            self.sample_tokens = self.sample_tokens + tokens
+            layout = layout_of(self.sample_tokens)
+            for previous in self.sample_rows.values():
+                previous["layout"] = layout
+        else:
+            # the first Device header of a report its avg-cpu block opened: where its device rows
+            # start too (without this, -xz captures with avg-cpu blocks were never zero-filled)
+            self.sample_tokens = tokens
+            layout = dc.layout
+            self.reports.append((self.sample, self._rows_read()))
+        self.sample_cols = self.sample_cols | dc.outputs if self.sample_cols else dc.outputs
+        self.dc, self.dev_first, self.indented, self.merge = dc, dev_first, indented, merge
+        base = dict(self.sample)
+        base["layout"] = layout
+        base["unit_source"] = dc.unit
+        self.base = base
+        self.header_line = i + 1
+        self.pending_name = None
+        self.mode = 2
+
+    def _skip(self, i: int, stripped: str) -> None:
+        self.skipped += 1
+        if self.skipped > MAX_SKIP_WARNINGS:
+            return
+        if self.mode == 2:
+            self.result.warn(i + 1, f"device row does not match the header of line {self.header_line} "
+                                    f"({len(self.dc.names) + 1} fields expected): skipped: {stripped[:120]}")
+            return
+        self.result.warn(i + 1, f"skipped line not understood: {stripped[:120]}")
+
+    # ---- the end
+
+    def _finish(self, count: int) -> None:
+        result = self.result
+        if self.skipped > MAX_SKIP_WARNINGS:
+            result.warn(None, f"{self.skipped - MAX_SKIP_WARNINGS} more lines skipped (not listed one by one)")
+        if self.mode == 1 and result.status == "complete":
+            result.warn(count, "file ends after an avg-cpu header: output cut short")
             result.status = "incomplete"
-        names_in_order = [n for b in dev_blocks for n in b.names] if fast else [r["device"] for r in dev_rows]
         # The last report of a file that may be cut lacks devices because of the cut: it is
         # neither evidence of -z nor filled in.
-        last_open = result.status == "incomplete"
-        if omitted_devices(names_in_order, reports, last_open):
-            if fast:
-                raise NeedsRowPath  # rows are filled in as dicts
-            dev_rows = fill_idle_devices(dev_rows, reports, last_open)
-        if fast:
-            dev_rows = join_parts([b.columns() for b in dev_blocks])
-            cpu_rows = join_parts([b.columns() for b in cpu_blocks])
+        dev_rows, cpu_rows = self._tables(last_open=result.status == "incomplete")
         if dev_rows:
             result.tables[DEVICE_TABLE] = dev_rows
         if cpu_rows:
             result.tables[CPU_TABLE] = cpu_rows
+
+    def _tables(self, last_open: bool) -> tuple:
+        """(device rows, cpu rows), a device left out of a report (-z) filled in with zeros."""
+        dev_rows = self.dev_rows
+        if omitted_devices([r["device"] for r in dev_rows], self.reports, last_open):
+            dev_rows = fill_idle_devices(dev_rows, self.reports, last_open)
+        return dev_rows, self.cpu_rows
 
     # ---- slow paths (a few lines per file)
 
@@ -971,67 +691,8 @@ class _Reader:
         self.logical_cpus = banner["logical_cpus"]
 
 
-class _DeviceBlock:
-    """Plain device rows under one compiled header, held column-wise until the end of the file.
 
-    Building a dict per row (and taking it apart again in ingest) was most of the parse time;
-    here a row costs a split, a float map onto one flat list and three appends, and each column
-    is a slice of the flat list. Values are what the row-by-row path stores, key for key.
-    """
-
-    __slots__ = ("dc", "dev_first", "values", "names", "groups", "bases")
-
-    def __init__(self, dc: DeviceColumns, dev_first: bool) -> None:
-        self.dc = dc
-        self.dev_first = dev_first
-        self.values: list[float] = []   # row after row, len(dc.names) values each
-        self.names: list[str] = []
-        self.groups: list[bool] = []
-        self.bases: list[dict] = []     # the report's base (sample, layout, unit) of each row
-
-    def columns(self) -> Columns:
-        dc = self.dc
-        width = len(dc.names)
-        columns: dict[str, list] = {}
-        for j, name in enumerate(dc.names):
-            if name is not None:
-                columns[name] = self.values[j::width]
-        for name, factor in dc.scaled:
-            columns[name] = list(map(factor.__mul__, columns[name]))
-        for name in dc.int_names:
-            columns[name] = list(map(to_whole, columns[name]))
-        columns["device"] = self.names
-        columns["is_group"] = self.groups
-        for key in (self.bases[0] if self.bases else ()):
-            columns[key] = list(map(itemgetter(key), self.bases))
-        return Columns(columns, len(self.names))
-
-
-class _CpuBlock:
-    """avg-cpu rows under one avg-cpu header, column-wise (see _DeviceBlock)."""
-
-    __slots__ = ("names", "values", "bases")
-
-    def __init__(self, names: list[str | None]) -> None:
-        self.names = names
-        self.values: list[float] = []
-        self.bases: list[dict] = []
-
-    def columns(self) -> Columns:
-        width = len(self.names)
-        n = len(self.bases)
-        columns: dict[str, list] = {}
-        for j, name in enumerate(self.names):
-            if name is not None:
-                columns[name] = self.values[j::width]
-        columns["busy_pct"] = busy_column(columns.get("idle_pct"), columns.get("iowait_pct"),
-                                          columns.get("steal_pct"), n)
-        for key in (self.bases[0] if self.bases else ()):
-            columns[key] = list(map(itemgetter(key), self.bases))
-        return Columns(columns, n)
-
-
-def _cpu_values(cpu_names: list[str | None], parts: list[str]) -> dict | None:
+def _human_cpu_values(cpu_names: list[str | None], parts: list[str]) -> dict | None:
     values = {}
     for col, token in zip(cpu_names, parts):
         try:

@@ -88,7 +88,6 @@ False
 from __future__ import annotations
 
 import json
-import math
 import re
 from dataclasses import dataclass
 from datetime import datetime
@@ -99,6 +98,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.csv as pa_csv
 
+from iopscope.parsers._convert import finite_or_none, int64_or_none
 from iopscope.parsers.base import Columns, ParseError, ParseResult
 from iopscope.tables.tpcc import TABLES
 
@@ -110,7 +110,6 @@ TX_KEYS = ("new_order", "payment", "order_status", "delivery", "stock_level")
 TX_NAMES = ("New-Order", "Payment", "Order-Status", "Delivery", "Stock-Level")
 _TX_INDEX = {name: i for i, name in enumerate(TX_NAMES)}
 DEFAULT_REPORT_INTERVAL_S = 10  # PRINT_INTERVAL in every tpcc_start
-_INT64_MAX = 2**63 - 1
 
 # Sections in the order tpcc_start prints them (used for "how far did it get").
 _PHASES = ("header", "parameters", "rampup", "measuring", "stopping", "raw_results",
@@ -325,33 +324,6 @@ def detect(head: str, filename: str) -> float:
 
 
 # --------------------------------------------------------------------------- conversion
-
-
-def _int(text: str | None) -> int | None:
-    if text is None or text == "":
-        return None
-    try:
-        value = int(text)
-    except ValueError:
-        return None
-    return value if -_INT64_MAX <= value <= _INT64_MAX else None
-
-
-def _float(text: str | None) -> float | None:
-    """Printed numbers to float; nan / -nan / inf (tpcc_start divides by zero) become None."""
-    if text is None or text == "":
-        return None
-    try:
-        value = float(text)
-    except ValueError:
-        return None
-    return None if math.isnan(value) or math.isinf(value) else value
-
-
-def _fnum(text: str) -> float | None:
-    """A string the line regex already proved numeric (or nan / inf): float or None."""
-    value = float(text)
-    return value if value - value == 0.0 else None  # nan and inf give nan
 
 
 def _pct_key(label: str) -> str | None:
@@ -676,7 +648,7 @@ def _simple_line(st: _State, line: str, number: int) -> bool:
         return True
     m = _RAMPUP.match(line)
     if m:
-        st.rampup_s = _int(m.group(1))
+        st.rampup_s = int64_or_none(m.group(1))
         st.reach("rampup")
         return True
     m = _STOPPING.match(line)
@@ -689,7 +661,7 @@ def _simple_line(st: _State, line: str, number: int) -> bool:
         return True
     m = _IN_SEC.match(line)
     if m:
-        st.in_sec = _int(m.group(1))
+        st.in_sec = int64_or_none(m.group(1))
         st.reach("raw_results")
         return True
     m = _CC_LINE.match(line)
@@ -700,7 +672,7 @@ def _simple_line(st: _State, line: str, number: int) -> bool:
     if st.phase == "rt90":
         m = _RT90_LINE.match(line)
         if m:
-            st.rt90[_TX_INDEX[m.group(1)]] = {"rt90_ms": _float(m.group(2)), "max_rt_ms": _float(m.group(3))}
+            st.rt90[_TX_INDEX[m.group(1)]] = {"rt90_ms": finite_or_none(m.group(2)), "max_rt_ms": finite_or_none(m.group(3))}
             return True
     if st.phase == "rt_histogram" and _RT_HIST_TYPE.match(line):
         return True
@@ -734,7 +706,7 @@ def _simple_line(st: _State, line: str, number: int) -> bool:
             label = m.group(1).lower().replace("%", "").replace("p", "")
             key = {"95": "summary_p95_ms", "99": "summary_p99_ms", "999": "summary_p999_ms",
                    "99.9": "summary_p999_ms"}[label]
-            st.summary[key] = _float(m.group(2))
+            st.summary[key] = finite_or_none(m.group(2))
             return True
         m = _LABEL_VALUE.match(line)
         if m:
@@ -780,7 +752,7 @@ def _param_line(st: _State, m: re.Match, number: int, result: ParseResult) -> No
 
 
 def _raw_line(st: _State, m: re.Match, number: int, result: ParseResult) -> None:
-    index = _int(m.group(1))
+    index = int64_or_none(m.group(1))
     if index is None or not 0 <= index < 5:
         st.problem(number, "Raw Results line for a transaction index outside 0..4")
         return
@@ -789,18 +761,18 @@ def _raw_line(st: _State, m: re.Match, number: int, result: ParseResult) -> None
         st.reach("raw_results")
         block = st.raw
     block[index] = {
-        "success": _int(m.group(2)), "late": _int(m.group(3)), "retry": _int(m.group(4)),
-        "failure": _int(m.group(5)), "avg_rt": _float(m.group(6)) if m.group(6) else None,
-        "limit": _int(m.group(7)),
+        "success": int64_or_none(m.group(2)), "late": int64_or_none(m.group(3)), "retry": int64_or_none(m.group(4)),
+        "failure": int64_or_none(m.group(5)), "avg_rt": finite_or_none(m.group(6)) if m.group(6) else None,
+        "limit": int64_or_none(m.group(7)),
     }
 
 
 def _cc_line(st: _State, m: re.Match) -> None:
     index = _TX_INDEX[m.group(1)]
     entry = st.cc.setdefault(index, {})
-    pct, verdict = _float(m.group(2)), m.group(4)
+    pct, verdict = finite_or_none(m.group(2)), m.group(4)
     if m.group(3) is not None:
-        entry.update(mix_pct=pct, mix_min_pct=_float(m.group(3)), mix_verdict=verdict)
+        entry.update(mix_pct=pct, mix_min_pct=finite_or_none(m.group(3)), mix_verdict=verdict)
     else:
         entry.update(rt_passed_pct=pct, rt_verdict=verdict)
 
@@ -820,7 +792,7 @@ def _mysql_error(st: _State, m: re.Match, number: int) -> None:
 
 def _fast_interval(st: _State, m: re.Match, number: int) -> None:
     g = m.groups()
-    f = _fnum
+    f = finite_or_none  # the line regex proved each a number (or nan / inf)
     row: dict[str, Any] = {
         "new_order_count": int(g[1]),
         "new_order_p95_ms": f(g[3]),
@@ -849,7 +821,7 @@ def _generic_interval(st: _State, m: re.Match, number: int) -> bool:
             continue
         fm = _F_PAIR.match(field)
         if fm:
-            pairs.append((_int(fm.group(1)), _float(fm.group(2))))
+            pairs.append((int64_or_none(fm.group(1)), finite_or_none(fm.group(2))))
             continue
         fm = _F_LATE.match(field)
         if fm:
@@ -862,14 +834,14 @@ def _generic_interval(st: _State, m: re.Match, number: int) -> bool:
         if _F_LABELS.match(field):
             for label, value in _F_LABEL.findall(field):
                 if label == "trx":
-                    row["new_order_count"] = _int(value)
+                    row["new_order_count"] = int64_or_none(value)
                     has_trx = True
                 elif label == "max_rt":
-                    row["new_order_max_ms"] = _float(value)
+                    row["new_order_max_ms"] = finite_or_none(value)
                 elif label[0].isdigit():
                     key = _pct_key(label)
                     if key:
-                        row[key] = _float(value)
+                        row[key] = finite_or_none(value)
                         has_pct = True
                         has_p999 = has_p999 or key == "new_order_p999_ms"
                         nopct = nopct or not label.endswith("%")
@@ -893,14 +865,14 @@ def _generic_interval(st: _State, m: re.Match, number: int) -> bool:
     if groups:
         for index, g in enumerate(groups[:5]):
             key = TX_KEYS[index]
-            row[f"{key}_count"] = _int(g[0])
+            row[f"{key}_count"] = int64_or_none(g[0])
             if late_groups:
-                row[f"{key}_late_count"] = _int(g[1])
-                row[f"{key}_rt90_ms"], row[f"{key}_max_ms"] = _float(g[2]), _float(g[3])
-                row[f"{key}_avg_ms"] = _float(g[4])
+                row[f"{key}_late_count"] = int64_or_none(g[1])
+                row[f"{key}_rt90_ms"], row[f"{key}_max_ms"] = finite_or_none(g[2]), finite_or_none(g[3])
+                row[f"{key}_avg_ms"] = finite_or_none(g[4])
             else:
-                row[f"{key}_rt90_ms"], row[f"{key}_max_ms"] = _float(g[1]), _float(g[2])
-                row[f"{key}_avg_ms"] = _float(g[3])
+                row[f"{key}_rt90_ms"], row[f"{key}_max_ms"] = finite_or_none(g[1]), finite_or_none(g[2])
+                row[f"{key}_avg_ms"] = finite_or_none(g[3])
         if len(groups) != 5:
             st.problem(number, f"interval line has {len(groups)} transaction groups, expected 5")
         if late_groups:
@@ -928,7 +900,7 @@ def _generic_interval(st: _State, m: re.Match, number: int) -> bool:
         row["extra_fields_json"] = json.dumps(extra, sort_keys=True)
     if bad:
         st.problem(number, "interval line has fields that could not be read")
-    _add_interval(st, _int(m.group(1)), row, variant, phase, number)
+    _add_interval(st, int64_or_none(m.group(1)), row, variant, phase, number)
     return True
 
 
@@ -1088,17 +1060,17 @@ def _generation(variant: str | None) -> str | None:
 
 def _finish(st: _State, result: ParseResult, cut_last: bool) -> None:
     p = st.params
-    warehouses, connections = _int(p.get("warehouse")), _int(p.get("connection"))
-    rampup_s = _int(p.get("rampup"))
+    warehouses, connections = int64_or_none(p.get("warehouse")), int64_or_none(p.get("connection"))
+    rampup_s = int64_or_none(p.get("rampup"))
     if rampup_s is None:
         rampup_s = st.rampup_s
-    measure_s = _int(p.get("measure"))
+    measure_s = int64_or_none(p.get("measure"))
 
     # Report interval: -i when printed, else the interval lines, else the default.
     intervals = st.intervals.table() if st.intervals else None
     figures = _interval_figures(intervals)
     seen_interval = figures.seen_interval
-    report_interval, source = _int(st.options.get("i")), "option"
+    report_interval, source = int64_or_none(st.options.get("i")), "option"
     if report_interval is None or report_interval <= 0:
         if seen_interval:
             report_interval, source = int(seen_interval), "intervals"
@@ -1112,7 +1084,7 @@ def _finish(st: _State, result: ParseResult, cut_last: bool) -> None:
     measured_s = _measured_seconds(st, figures, report_interval, result)
 
     # TpmC printed vs recomputed from the New-Order counts.
-    tpmc_printed = _float(st.tpmc_text) if st.tpmc_text is not None else None
+    tpmc_printed = finite_or_none(st.tpmc_text) if st.tpmc_text is not None else None
     no = st.raw.get(0) or st.raw2.get(0)
     tpmc_recomputed = None
     if no and no["success"] is not None and no["late"] is not None and st.in_sec:
@@ -1150,7 +1122,7 @@ def _finish(st: _State, result: ParseResult, cut_last: bool) -> None:
         "status": status,
         "last_phase": _PHASES[st.reached],
         "server_host": server,
-        "port": _int(p.get("port")),
+        "port": int64_or_none(p.get("port")),
         "socket_path": st.options.get("S") or None,
         "db_name": p.get("DBname"),
         "db_user": p.get("user"),
@@ -1299,7 +1271,7 @@ def _summary_row(st: _State, index: int) -> dict | None:
         row.update(success_count=raw["success"], late_count=raw["late"], retry_count=raw["retry"],
                    failure_count=raw["failure"], avg_rt_ms=raw["avg_rt"], rt_limit_ms=raw["limit"])
     if row.get("rt_limit_ms") is None:
-        row["rt_limit_ms"] = _int(st.options.get(str(index)))
+        row["rt_limit_ms"] = int64_or_none(st.options.get(str(index)))
     if raw2:
         row.update(sum_success_count=raw2["success"], sum_late_count=raw2["late"],
                    sum_retry_count=raw2["retry"], sum_failure_count=raw2["failure"])

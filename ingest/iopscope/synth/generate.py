@@ -636,9 +636,22 @@ def _files(root: Path) -> Iterator[Path]:
 
 # ------------------------------------------------------------------------------ single big files
 
-BIG_FORMATS = ("tpcc_mysql", "iostat_text", "iostat_json", "mpstat_json", "fio_json", "fio_log",
-               # these have a generator module of their own (iopscope.synth.big_<format>)
-               "mpstat_text", "sar_cpu", "collectl_plot", "fio_terse", "fio_histogram_log")
+# formats format_file writes itself; every other one has a module iopscope.synth.big_<format>
+BUILT_IN_BIG_FORMATS = ("tpcc_mysql", "iostat_text", "iostat_json", "mpstat_json", "fio_json", "fio_log")
+JSON_BIG_FORMATS = ("iostat_json", "mpstat_json", "fio_json")
+
+
+def big_formats() -> tuple[str, ...]:
+    """Every format format_file can write one large file of: the built-in ones, then one per
+    module ``iopscope.synth.big_<format>``. A new format's generator module is its whole
+    benchmark entry: the benchmark and the parser registry test find it by its file name."""
+    import pkgutil
+
+    from iopscope import synth
+
+    own = sorted(m.name.removeprefix("big_") for m in pkgutil.iter_modules(synth.__path__)
+                 if m.name.startswith("big_"))
+    return BUILT_IN_BIG_FORMATS + tuple(name for name in own if name not in BUILT_IN_BIG_FORMATS)
 
 
 def _first_campaign(seed: int, kind: str) -> Campaign:
