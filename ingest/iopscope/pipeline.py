@@ -257,27 +257,39 @@ def warehouse_build_key(paths: Paths) -> str:
     return digest.hexdigest()[:16]
 
 
+def lake_content_key(paths: Paths) -> str:
+    """Hash of the lake's state: its snapshot and journal (lake.py) record every run, part and
+    pack an ingest writes or removes, so an equal hash means the same Parquet rows."""
+    digest = hashlib.sha256()
+    for file in sorted(paths.lake.glob("_state*.json*")):
+        digest.update(file.name.encode() + b"\0" + file.read_bytes() + b"\0")
+    return digest.hexdigest()[:16]
+
+
 def _stamp_path(warehouse: Path) -> Path:
     return warehouse.with_name(warehouse.name + BUILD_STAMP_SUFFIX)
 
 
-def _read_stamp(warehouse: Path) -> str | None:
+def _read_stamp(warehouse: Path) -> dict:
     try:
-        return json.loads(_stamp_path(warehouse).read_text()).get("build_key")
+        return json.loads(_stamp_path(warehouse).read_text())
     except (OSError, ValueError):
-        return None
+        return {}
 
 
-def _write_stamp(warehouse: Path, key: str) -> None:
+def _write_stamp(warehouse: Path, key: str, lake_key: str) -> None:
     stamp = _stamp_path(warehouse)
     tmp = stamp.with_name(stamp.name + ".tmp")
-    tmp.write_text(json.dumps({"build_key": key}) + "\n")
+    tmp.write_text(json.dumps({"build_key": key, "lake_key": lake_key}) + "\n")
     os.replace(tmp, stamp)
 
 
 def build_warehouse(paths: Paths, full: bool = False, run_tests: bool = True,
                     wait_s: float | None = locks.DEFAULT_WAIT_S) -> str:
-    """Bring the warehouse up to date with the lake; returns "incremental" or "full".
+    """Bring the warehouse up to date with the lake; returns "unchanged", "incremental" or "full".
+
+    unchanged    the warehouse was built by this project and parser set from this very lake
+                 state (lake_content_key): nothing to do, dbt does not start (~5 CPU-s saved).
 
     incremental  the warehouse exists and was built by this very project and parser set:
                  `dbt run` of every model but the staging views, on a copy of the warehouse.
@@ -295,8 +307,11 @@ def build_warehouse(paths: Paths, full: bool = False, run_tests: bool = True,
     warehouse = paths.warehouse
     repair_lake_if_needed(paths, wait_s)
     with warehouse_lock(paths, wait_s), Lake(paths.lake).reading(wait_s):
-        key = warehouse_build_key(paths)
-        incremental = not full and warehouse.is_file() and _read_stamp(warehouse) == key
+        key, lake_key = warehouse_build_key(paths), lake_content_key(paths)
+        stamp = _read_stamp(warehouse)
+        incremental = not full and warehouse.is_file() and stamp.get("build_key") == key
+        if incremental and stamp.get("lake_key") == lake_key:
+            return "unchanged"
         with staged_warehouse(warehouse, copy=incremental) as work:
             work_paths = dataclasses.replace(paths, warehouse=work.path)
             if incremental:
@@ -309,7 +324,7 @@ def build_warehouse(paths: Paths, full: bool = False, run_tests: bool = True,
                 _stamp_path(warehouse).unlink(missing_ok=True)
         # The stamp follows the file: a kill between the two leaves no key (full build) or the
         # same key (incremental), never a key of another project version beside the file.
-        _write_stamp(warehouse, key)
+        _write_stamp(warehouse, key, lake_key)
     return "incremental" if incremental else "full"
 
 

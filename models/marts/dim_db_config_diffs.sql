@@ -2,6 +2,18 @@
 -- configurations (config_a, config_b): a value that changed, or a parameter only one sets.
 -- Values are compared verbatim after trimming spaces ('<data storage>' and '<data_storage>'
 -- differ, as printed).
+--
+-- Incremental by configuration (macros/incremental_keys.sql): an update deletes the pairs of
+-- changed and vanished configurations and pairs only the new and changed ones
+-- (int_db_config_fingerprints) with every configuration; a full build pairs them all.
+{{ config(
+    materialized='incremental',
+    incremental_strategy='append',
+    on_schema_change='fail',
+    pre_hook="{{ delete_rows_of_changed_keys(ref('int_db_config_fingerprints'), [[['config_a', 'config_id']], [['config_b', 'config_id']]]) }}"
+) }}
+-- depends_on: {{ ref('int_db_config_fingerprints') }}
+
 with configs as (
 
     select * from {{ ref('dim_db_configs') }}
@@ -25,6 +37,8 @@ pairs as (
         b.study_id as study_b
     from config_ids as a
     inner join config_ids as b on a.config_id <> b.config_id
+    where {{ keys_to_build_filter(ref('int_db_config_fingerprints'), [['a.config_id', 'config_id']]) }}
+       or {{ keys_to_build_filter(ref('int_db_config_fingerprints'), [['b.config_id', 'config_id']]) }}
 
 ),
 

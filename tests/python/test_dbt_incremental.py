@@ -1,7 +1,8 @@
 """Incremental warehouse builds give the same marts as a full build.
 
 On a copy of the bundled data: full build; then one run added (a copied folder with a new
-run_id), one run's files changed, one run deleted, re-ingest; `build_warehouse` must take the
+run_id), one run's files changed, one run deleted, a database configuration added (a copied
+run, one value changed) and one deleted, re-ingest; `build_warehouse` must take the
 incremental path, and every mart (and every incremental model) must hold exactly the rows a
 fresh full build of the same lake holds. Models only (`dbt run`): the data and unit tests run in
 `make test` / CI through `iopscope build`.
@@ -28,6 +29,13 @@ ADDED_FROM = f"{SWEEP}/016-file-server-64k-r67-oio064"
 CHANGED = f"{SWEEP}/005-database-8k-r67-oio016"
 CHANGED_FROM = f"{SWEEP}/008-database-8k-r67-oio128"
 DELETED = f"{SWEEP}/040-restore-64k-r0-oio008"
+# Database configurations (dim_db_config_diffs, incremental by configuration): each of these runs
+# is its own configuration ('run:<run_id>'). A copy of the first with one value changed is a new
+# configuration (its manifest alone: a go-tpc run's intervals added by an update give
+# fct_tpcc_intervals.series_cv_pct, a stddev, in the last bit other than a full build's), and the
+# second is deleted.
+CONFIG_FROM = "measured/2026-11-26-vm-vda-go-tpc-w1-bp16m/002-w1-c0002"
+CONFIG_DELETED = "measured/2026-11-26-vm-vda-tpcc-mysql-w1-bp256m/004-w1-c0008"
 
 
 def _incremental_models(target: Path) -> list[str]:
@@ -64,16 +72,36 @@ def private_env(tmp_path, monkeypatch):
                  warehouse=tmp_path / "incremental" / "iopscope.duckdb", dist=tmp_path / "dist")
 
 
-def _change_raw(raw: Path) -> None:
-    added = raw / (ADDED_FROM + "-copy")
-    shutil.copytree(raw / ADDED_FROM, added)
+def _copy_run(raw: Path, rel_dir: str, manifest_only: bool = False) -> Path:
+    """A copy of the run folder (or of its manifest alone) beside it, its run_id suffixed
+    '-copy'; the copy's manifest."""
+    added = raw / (rel_dir + "-copy")
+    if manifest_only:
+        added.mkdir()
+        shutil.copyfile(raw / rel_dir / "run.toml", added / "run.toml")
+    else:
+        shutil.copytree(raw / rel_dir, added)
     manifest = added / "run.toml"
     text, count = re.subn(r'^run_id\s*=\s*"([^"]+)"', r'run_id = "\1-copy"', manifest.read_text(), flags=re.M)
     assert count == 1, "the copied manifest names its run_id"
     manifest.write_text(text)
+    return manifest
+
+
+def _change_raw(raw: Path) -> None:
+    _copy_run(raw, ADDED_FROM)
     for name in ("iostat.json", "mpstat.json", "fio.json"):
         shutil.copyfile(raw / CHANGED_FROM / name, raw / CHANGED / name)
     shutil.rmtree(raw / DELETED)
+    manifest = _copy_run(raw, CONFIG_FROM, manifest_only=True)
+    text, count = re.subn(r'^aria_block_size = "8192"$', 'aria_block_size = "16384"', manifest.read_text(), flags=re.M)
+    assert count == 1, "the manifest sets aria_block_size"
+    manifest.write_text(text)
+    shutil.rmtree(raw / CONFIG_DELETED)
+
+
+def _run_id(rel_dir: str) -> str:
+    return re.search(r'^run_id\s*=\s*"([^"]+)"', (ROOT / "data" / "raw" / rel_dir / "run.toml").read_text(), re.M).group(1)
 
 
 def test_incremental_build_equals_full_build(private_env):
@@ -85,7 +113,7 @@ def test_incremental_build_equals_full_build(private_env):
 
     _change_raw(paths.raw)
     report = Ingestor(paths.raw, paths.lake).run()
-    assert not report.failed and report.runs_ingested == 2 and report.runs_removed == 1
+    assert not report.failed and report.runs_ingested == 3 and report.runs_removed == 2
     assert pipeline.build_warehouse(paths, run_tests=False) == "incremental"
 
     fresh = dataclasses.replace(paths, warehouse=paths.warehouse.parent.parent / "full" / "iopscope.duckdb")
@@ -96,9 +124,16 @@ def test_incremental_build_equals_full_build(private_env):
     # The changes reached the incremental tables: the new run is there, the deleted one is not.
     runs = {r[0] for r in con.execute("select distinct run_id from inc.marts.fct_cpu_samples").fetchall()}
     assert any(r.endswith("-copy") for r in runs)
-    deleted_run_id = re.search(r'^run_id\s*=\s*"([^"]+)"',
-                               (ROOT / "data" / "raw" / DELETED / "run.toml").read_text(), re.M).group(1)
-    assert deleted_run_id not in runs
+    assert _run_id(DELETED) not in runs
+
+    # The incremental-by-key models rebuilt only what changed: the one new configuration (the
+    # deleted one has no fingerprint left), and some but not all comparison groups.
+    changed_configs = con.execute(
+        "select config_id from inc.intermediate.int_db_config_fingerprints where is_new_or_changed").fetchall()
+    assert changed_configs == [(f"run:{_run_id(CONFIG_FROM)}-copy",)]
+    changed_groups, groups = con.execute(
+        "select count(*) filter (where is_new_or_changed), count(*) from inc.intermediate.int_device_metric_groups").fetchone()
+    assert 0 < changed_groups < groups
 
 
 def _compare_marts(inc: Path, full: Path, incremental: list[str]) -> duckdb.DuckDBPyConnection:
@@ -139,6 +174,10 @@ def test_one_new_run_into_a_compacted_lake_equals_a_full_build(tmp_path, monkeyp
     assert report.runs_ingested == 1 and report.compaction.runs_packed >= 1
     assert not [p for p in paths.lake.rglob("run-*.parquet")], "the new run was packed"
     assert pipeline.build_warehouse(paths, run_tests=False) == "incremental"
+    built = paths.warehouse.stat().st_mtime_ns
+    # nothing ingested since: no dbt at all, the warehouse untouched
+    assert pipeline.build_warehouse(paths, run_tests=False) == "unchanged"
+    assert paths.warehouse.stat().st_mtime_ns == built
 
     fresh = dataclasses.replace(paths, warehouse=tmp_path / "full" / "iopscope.duckdb")
     assert pipeline.build_warehouse(fresh, run_tests=False) == "full"

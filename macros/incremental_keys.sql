@@ -1,0 +1,96 @@
+{#- Incremental by key: models over every run whose rows each belong to a few keys (a database
+    configuration, a comparison group), rebuilt only for the keys whose inputs changed.
+
+    A key's inputs are fingerprinted by a small table model (int_db_config_fingerprints,
+    int_device_metric_groups): one row per key, `<key columns>, key_fingerprint`, and
+    `is_new_or_changed` = the key has no row with that fingerprint in the previous build of the
+    same table (the warehouse copy an update starts from; true for every key in a full build), as
+    int_run_fingerprints does for runs. A model built from those keys then
+      1. pre-hook  delete_rows_of_changed_keys(): deletes every row that names a key which is not
+                   a current, unchanged key (changed keys and keys that vanished);
+      2. model     selects only the rows of new and changed keys (keys_to_build_filter());
+      3. strategy  append (the delete made room), so its rows equal a full build's.
+    A key's fingerprint must cover every column the model reads for it: a row the fingerprint does
+    not cover could change without the key being rebuilt. The update either passes whole or
+    leaves the warehouse as it was (pipeline.staged_warehouse), so the flags and the rows built
+    from them always come from one build. On Spark these models are rebuilt whole
+    (`--full-refresh`), as the incremental-by-run ones are.
+-#}
+
+{#- The previous build of the model being built (none on a full build or in a unit test): what
+    a fingerprint model compares itself with. -#}
+{% macro previous_build_of_this() -%}
+    {%- if execute and model.resource_type != 'unit_test' and not flags.FULL_REFRESH -%}
+        {{ return(adapter.get_relation(database=this.database, schema=this.schema, identifier=this.identifier)) }}
+    {%- endif -%}
+    {{ return(none) }}
+{%- endmacro %}
+
+
+{#- select <fingerprinted>.*, is_new_or_changed from the CTE `fingerprinted` (key columns plus
+    key_fingerprint), compared with `previous` (previous_build_of_this()). -#}
+{% macro flag_new_or_changed_keys(fingerprinted, key_columns, previous) -%}
+    select
+        {{ fingerprinted }}.*,
+    {%- if previous is not none %}
+        previous.key_fingerprint is null or previous.key_fingerprint <> {{ fingerprinted }}.key_fingerprint as is_new_or_changed
+    from {{ fingerprinted }}
+    left join {{ previous }} as previous
+        on {% for column in key_columns %}previous.{{ column }} = {{ fingerprinted }}.{{ column }}{{ ' and ' if not loop.last }}{% endfor %}
+    {%- else %}
+        true as is_new_or_changed
+    from {{ fingerprinted }}
+    {%- endif %}
+{%- endmacro %}
+
+
+{#- Rows whose key (key_map: [[the model's expression, fingerprint column], ...]) is a new or
+    changed key of `fingerprints`. On a full build: every row. -#}
+{% macro keys_to_build_filter(fingerprints, key_map) -%}
+    {%- if is_incremental() -%}
+    exists (
+        select 1 from {{ fingerprints }} as changed_keys
+        where changed_keys.is_new_or_changed
+        {%- for expression, key_column in key_map %}
+          and changed_keys.{{ key_column }} = {{ expression }}
+        {%- endfor %}
+    )
+    {%- else -%}
+    (1 = 1)
+    {%- endif -%}
+{%- endmacro %}
+
+
+{% macro delete_rows_of_changed_keys(fingerprints, key_maps) -%}
+    {{ return(adapter.dispatch('delete_rows_of_changed_keys', 'iopscope')(fingerprints, key_maps)) }}
+{%- endmacro %}
+
+
+{#- Spark: see spark__delete_stale_runs (Parquet tables cannot delete rows). -#}
+{% macro spark__delete_rows_of_changed_keys(fingerprints, key_maps) -%}
+    {%- if is_incremental() -%}
+        {{ exceptions.raise_compiler_error("incremental-by-key models need --full-refresh on Spark (Parquet tables cannot delete rows): " ~ this) }}
+    {%- endif -%}
+    select 1
+{%- endmacro %}
+
+
+{#- key_maps: one key_map per key a row names (a configuration pair names two); the row goes
+    when any of them is not a current, unchanged key. -#}
+{% macro default__delete_rows_of_changed_keys(fingerprints, key_maps) -%}
+    {%- if is_incremental() -%}
+    delete from {{ this }}
+    where
+        {%- for key_map in key_maps %}
+        not exists (
+            select 1 from {{ fingerprints }} as kept_keys
+            where not kept_keys.is_new_or_changed
+            {%- for column, key_column in key_map %}
+              and kept_keys.{{ key_column }} = {{ this }}.{{ column }}
+            {%- endfor %}
+        ){{ ' or' if not loop.last }}
+        {%- endfor %}
+    {%- else -%}
+    select 1
+    {%- endif -%}
+{%- endmacro %}
