@@ -21,6 +21,7 @@ import json
 import math
 import os
 import re
+import tempfile
 import sys
 import uuid
 from pathlib import Path
@@ -56,7 +57,14 @@ def connect():
         return None
     from iopscope.warehouse import connect as wh_connect
 
-    return wh_connect(path)
+    con = wh_connect(path)
+    # The warehouse build's cap (profiles.yml) for the loaders too: at 10,000 runs the marts'
+    # sorted Parquet export grew to 8 GiB in one process; capped, DuckDB spills to disk instead.
+    spill = Path(tempfile.gettempdir()) / "iopscope-site-spill"
+    spill.mkdir(exist_ok=True)
+    con.execute(f"set memory_limit = '{os.environ.get('IOPSCOPE_DUCKDB_MEMORY_LIMIT', '3GB')}'")
+    con.execute(f"set temp_directory = '{spill}'")
+    return con
 
 
 def run_slug(run_id: str) -> str:
