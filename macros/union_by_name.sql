@@ -51,21 +51,34 @@
         {%- for name, type in columns %}
         {{ name }}{% if not loop.last %},{% endif %}
         {%- endfor %}
-    from {{ relation }}
+    from {{ with_pads(relation, columns, names) }}
+    {%- if not loop.last %}
+    union all
+    {%- endif %}
+    {%- endfor %}
+{%- endmacro %}
+
+
+{#- with_pads(relation, columns, names): ``relation`` cross joined to one row holding a typed
+    null for each declared column (``columns``, as in union_by_name) that ``names`` lacks, so a
+    select of the declared columns, unqualified, reads each from the branch or from its pad
+    (unpivot_metrics branches use it the same way). Just ``relation`` when nothing is missing. -#}
+{% macro with_pads(relation, columns, names) -%}
+    {%- set declared = columns | map('first') | list -%}
+    {%- for name in names if name not in declared -%}
+        {{ exceptions.raise_compiler_error("with_pads: " ~ relation ~ " names column '" ~ name ~ "', which is not declared") }}
+    {%- endfor -%}
     {%- set pads = [] -%}
     {%- for name, type in columns if name not in names -%}
         {%- do pads.append('cast(null as ' ~ union_pad_type(type) ~ ') as ' ~ name) -%}
     {%- endfor -%}
+    {{ relation }}
     {%- if pads %}
     cross join (
         select
             {{ pads | join(',\n            ') }}
     ) as {{ relation }}_pads
     {%- endif %}
-    {%- if not loop.last %}
-    union all
-    {%- endif %}
-    {%- endfor %}
 {%- endmacro %}
 
 
