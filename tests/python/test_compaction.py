@@ -94,9 +94,9 @@ def test_runs_added_changed_and_deleted_after_compaction(raw, tmp_path):
     lake = tmp_path / "lake"
     assert not Ingestor(raw, lake).run().failed
     _compact(lake)
-    _change_raw(raw)   # one run added, one changed (both packed), one deleted
+    _change_raw(raw)   # two runs added (one a new configuration), one changed (packed), two deleted
     report = Ingestor(raw, lake).run()
-    assert report.runs_ingested == 2 and report.runs_removed == 1
+    assert report.runs_ingested == 3 and report.runs_removed == 2
     assert report.compaction.runs_evicted >= 2   # the changed and the deleted run left the pack
     _packs_match_state(lake)
     fresh = tmp_path / "fresh"
