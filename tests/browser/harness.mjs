@@ -99,11 +99,12 @@ export async function openPage(browser, baseUrl, path, {ready = null, timeout = 
   // Requests to any other host are recorded and aborted before they leave the browser.
   await context.route("**/*", (route) => {
     const url = route.request().url();
+    // (a request still in flight when the page closes cannot go on, and need not)
     if (url.startsWith("data:") || url.startsWith("blob:") || new URL(url).origin === origin) {
-      return route.continue();
+      return route.continue().catch(() => {});
     }
     problems.push(`foreign request: ${url}`);
-    return route.abort("blockedbyclient");
+    return route.abort("blockedbyclient").catch(() => {});
   });
   await page.goto(new URL(path, baseUrl).href, {waitUntil: "load", timeout});
   if (ready) {
@@ -129,6 +130,9 @@ export async function openPage(browser, baseUrl, path, {ready = null, timeout = 
  * that are not themselves assertions are raced against a clock.
  */
 function within(promise, ms, what) {
+  // The step that lost the race goes on and may fail later (its page closed): that failure is
+  // expected and must not surface as an unhandled rejection, which fails the whole test file.
+  promise.catch(() => {});
   let timer;
   const clock = new Promise((_, reject) => { timer = setTimeout(() => reject(new Error(`${what}: no answer within ${ms} ms`)), ms); });
   return Promise.race([promise, clock]).finally(() => clearTimeout(timer));
