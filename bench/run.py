@@ -592,6 +592,10 @@ def run_site(env: dict[str, str], site_root: Path, dist: Path, timeout_s: float 
     # where a rebuild's time goes (loaders run concurrently, so these overlap)
     out["loaders_ms"] = {name: int(ms) for name, ms in
                          re.findall(r"load (/data/\S+) → \[missing\] success [\d.]+ \w*B in (\d+)ms", log_text)}
+    # and marts.zip.py: how many keyed Parquet files came from the part cache, how many were written
+    parts = re.search(r"marts: (\d+) Parquet files from the part cache, (\d+) written", log_text)
+    if parts:
+        out["parquet_parts"] = {"reused": int(parts[1]), "written": int(parts[2])}
     if m["rc"] != 0 or m["timed_out"]:
         out["stderr_tail"] = log_text[-1500:]
         return out
@@ -692,7 +696,14 @@ def section_incremental(work: Path, scale: str, seed: int, do_dbt: bool, do_site
     new_dir = raw / new.rel_dir
     campaign_existed = new_dir.parent.exists()
     out: dict[str, Any] = {"scale": scale, "new_run": new.rel_dir}
+    # this run's site sources (a scale section of an earlier run left its own), bundles kept
+    root = private_site_root(work, keep_cache=True) if do_site else work / "site-root"
     try:
+        if do_site and wh.exists() and root.exists():
+            # the site as it stood before the run came (a lab's last `iopscope build`): what the
+            # next build may reuse (the marts' Parquet parts, src/data/_run_parquet.py PartCache)
+            log(f"incremental: site build before the new run ({root.name})")
+            out["site_before"] = run_site(env, root, work / f"dist-{scale}-incremental", keep_bundles=True)
         generate(raw, runs + 1, seed, start=runs)
         log(f"incremental: ingest 1 new run into {scale}")
         ing = measure([str(BIN / "iopscope"), "ingest", "--quiet"], env=env, cwd=ROOT)
@@ -711,8 +722,6 @@ def section_incremental(work: Path, scale: str, seed: int, do_dbt: bool, do_site
         if do_dbt:
             log("incremental: dbt floor (a one-model project)")
             out["dbt_floor"] = dbt_floor(work, env)
-        # this run's site sources (a scale section of an earlier run left its own), bundles kept
-        root = private_site_root(work, keep_cache=True) if do_site else work / "site-root"
         if do_site and wh.exists() and root.exists():
             log(f"incremental: site build ({root.name})")
             out["site"] = run_site(env, root, work / f"dist-{scale}-incremental", keep_bundles=True)

@@ -15,20 +15,23 @@ const indexFile = FileAttachment("../data/marts/run_marts.json");
 let index = null;
 const runIndex = () => (index ??= indexFile.json());
 
-/** Where a mart's Parquet file is served, relative to this module (works under any base path). */
-export function martFileUrl(name) {
-  return new URL(`../../data/marts/${encodeURIComponent(name)}.parquet`, import.meta.url).href;
+/**
+ * Where a mart's Parquet file is served, relative to this module (works under any base path):
+ * `file` is <mart>.parquet or, for a mart in parts, <mart>/part-<id>.parquet (run_marts.json).
+ */
+export function martFileUrl(file) {
+  return new URL(`../../data/marts/${file.split("/").map(encodeURIComponent).join("/")}`, import.meta.url).href;
 }
 
-// One open file per mart for the page's life: what was fetched of it is kept.
+// One open file per Parquet file for the page's life: what was fetched of it is kept.
 const files = new Map();
-const martFile = (name) => {
-  if (!files.has(name)) {
-    const opening = runIndex().then((index) => openRangeFile(martFileUrl(name), {layout: index.marts.find((m) => m.name === name)?.layout ?? null}));
-    opening.catch(() => files.delete(name));
-    files.set(name, opening);
+const martFile = (file, layout) => {
+  if (!files.has(file)) {
+    const opening = openRangeFile(martFileUrl(file), {layout});
+    opening.catch(() => files.delete(file));
+    files.set(file, opening);
   }
-  return files.get(name);
+  return files.get(file);
 };
 
 // One read per mart and key for the page's life: a page that draws the run's results first and

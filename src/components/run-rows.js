@@ -38,10 +38,57 @@ export function toolSet(tools) {
   return names.length ? names.join(",") : "(none)";
 }
 
-/** The rows of a mart whose column `key` is `value` (or one of `value`). */
+const utf8 = new TextEncoder();
+
+/**
+ * Keys compared as the build sorted them (DuckDB: numbers by value, text by its UTF-8 bytes,
+ * which JavaScript's own string order does not follow past the Basic Multilingual Plane).
+ */
+export function compareKeys(a, b) {
+  if (typeof a !== "string" || typeof b !== "string") return a < b ? -1 : a > b ? 1 : 0;
+  const x = utf8.encode(a);
+  const y = utf8.encode(b);
+  for (let i = 0; i < Math.min(x.length, y.length); ++i) if (x[i] !== y[i]) return x[i] - y[i];
+  return x.length - y.length;
+}
+
+/** Which of a mart's parts (src/data/_run_parquet.py plan_parts) holds `value`: the last whose first key is not above it. */
+export function partIndex(parts, value) {
+  let lo = 0;
+  let hi = parts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (parts[mid].first === null || compareKeys(parts[mid].first, value) <= 0) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+/**
+ * The files of `mart` a read of `value` (one key or a list) needs, each with the keys it may hold:
+ * [{file, value, rows, layout}]. A mart written whole is one file, <mart>.parquet; a big one is
+ * in parts of key ranges (data/marts/<mart>/part-<id>.parquet), and a run's rows are in one.
+ */
+export function filesFor(mart, value) {
+  if (!Array.isArray(mart.parts) || !mart.parts.length) {
+    return [{file: `${mart.name}.parquet`, value, rows: mart.rows, layout: mart.layout ?? null}];
+  }
+  const byPart = new Map();
+  for (const v of Array.isArray(value) ? value : [value]) {
+    const i = partIndex(mart.parts, v);
+    byPart.set(i, [...(byPart.get(i) ?? []), v]);
+  }
+  return [...byPart].map(([i, values]) => ({
+    file: mart.parts[i].file, value: Array.isArray(value) ? values : values[0],
+    rows: mart.parts[i].rows, layout: mart.parts[i].layout ?? null
+  }));
+}
+
+/** The rows of a mart whose column `key` is `value` (or one of `value`); `open(file, layout)` resolves to a file for range reads. */
 export async function martRows(open, mart, key, value) {
-  const file = await open(mart.name);
-  return readKeyedRows(file, key, value, {expectRows: mart.rows});
+  const rows = await Promise.all(filesFor(mart, value).map(async (f) =>
+    readKeyedRows(await open(f.file, f.layout), key, f.value, {expectRows: f.rows})));
+  return rows.length === 1 ? rows[0] : rows.flat();
 }
 
 /**
@@ -50,17 +97,20 @@ export async function martRows(open, mart, key, value) {
  * to come whole: that is the read itself, and the run may have no rows there).
  */
 async function warm(open, mart, values) {
-  if (!mart.layout) return;
-  const ranges = layoutRanges(mart.layout, values);
+  // (a mart in parts: only a known key tells which part to warm)
+  if (mart.parts && (values === null || Array.isArray(values))) return;
+  const [{file: name, layout}] = filesFor(mart, values);
+  if (!layout) return;
+  const ranges = layoutRanges(layout, values);
   if (values !== null && ranges.length === 1 && ranges[0].start === 0) return;
   if (ranges.reduce((n, r) => n + r.end - r.start, 0) > WARM_BYTES) return;
-  const file = await open(mart.name);
+  const file = await open(name, layout);
   if (file.layout && file.prefetch) await file.prefetch(ranges);
 }
 
 /**
  * One run's bundle {run_id, tables: {<mart>: payload}} read from the marts' Parquet files, or
- * null when no mart has a row of it. `index`: data/marts/run_marts.json; `open(name)`: resolves to
+ * null when no mart has a row of it. `index`: data/marts/run_marts.json; `open(file, layout)`: resolves to
  * the mart's file for range reads; `tables`: only these marts (then never null); `read(mart, key,
  * value)`: the rows of a mart (default martRows; a page shares one across its reads).
  */

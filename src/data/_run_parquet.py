@@ -18,16 +18,34 @@ run's rows without reading the rest:
   better left plain), zstd-compressed (the browser inflates it with fzstd).
 
 The same rows in the same order give the same bytes (no timestamps are written).
+
+A big mart is written as several files ("parts", ``data/marts/<mart>/part-<id>.parquet``), each
+the rows of a range of keys, so that one more run rewrites one part, not the mart: where a part
+starts is decided by the keys themselves (:func:`plan_parts`: a key starts a part when a hash of
+it falls in 1/K of the hash space), so adding or removing a run moves no other boundary. Each
+part is kept in a cache beside the warehouse under a fingerprint of its rows (:func:`part_fingerprints`:
+DuckDB's hash of every row, summed), and a build whose part has the same fingerprint copies the
+file instead of writing it again (:class:`PartCache`).
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
+import math
+import os
 import re
+from dataclasses import dataclass
 from pathlib import Path
 
 import _sitedata as sd
 
 ROW_GROUP_ROWS = 262_144
+# A mart of more rows than this is written in parts of about this many rows (four row groups):
+# at 10,000 runs the CPU samples (~10 M rows, 420 MB) are ~10 parts of ~40 MB. Small enough that
+# one more run rewrites a tenth, large enough that the run page's index stays small.
+# IOPSCOPE_SITE_PART_ROWS overrides it (tests build a small site in parts).
+PART_ROWS = 4 * ROW_GROUP_ROWS
 PAGE_ROWS = 1_024
 DICTIONARY_PAGE_BYTES = 16_384
 # Columns that order a run's rows in time (or along a histogram), after the key: the samples of
@@ -54,19 +72,164 @@ def sort_columns(catalog: dict, name: str, key: str) -> list[str]:
     return [key, *timelike, *rest]
 
 
-def write_keyed_parquet(con, catalog: dict, name: str, key: str, folder: Path) -> Path:
-    """Write mart ``name`` sorted and row-grouped by ``key`` into ``folder/<name>.parquet``;
-    streamed in record batches, so memory holds one batch, not the mart."""
+def part_rows() -> int:
+    return int(os.environ.get("IOPSCOPE_SITE_PART_ROWS") or PART_ROWS)
+
+
+@dataclass(frozen=True)
+class Part:
+    """One file of a keyed mart: the rows whose key is >= ``first`` and < ``end`` (None: no
+    bound; the last part also holds rows without a key). ``file`` is its path under data/marts/."""
+
+    file: str
+    first: object = None
+    end: object = None
+    rows: int = 0
+
+
+def key_starts_part(value, every: int) -> bool:
+    """Whether a key starts a part when parts hold ~``every`` keys: its hash (SHA-1 of its text,
+    stable across Python, DuckDB and machines) falls in 1/``every`` of the hash space. Decided
+    by the key alone, so a new run never moves another part's boundary."""
+    if every <= 1:
+        return True
+    digest = hashlib.sha1(str(value).encode("utf-8")).digest()
+    return int.from_bytes(digest[:8], "big") % every == 0
+
+
+def part_file(name: str, first) -> str:
+    """A part's path under data/marts/: named by its first key (hashed: keys are not file names)."""
+    return f"{name}/part-{hashlib.sha1(str(first).encode('utf-8')).hexdigest()[:12]}.parquet"
+
+
+def plan_parts(con, name: str, key: str, target_rows: int | None = None) -> list[Part]:
+    """The files mart ``name`` is written as: one (``<name>.parquet``) up to ``target_rows``
+    rows; above, parts of about that many rows, each starting at a key :func:`key_starts_part`
+    picks with ``every`` a power of two near the keys per part (a power of two: when the archive
+    doubles, every old boundary stays one). Keys in DuckDB's order, which the writes use."""
+    target = target_rows or part_rows()
+    mart = f"{sd.MARTS_SCHEMA}.{sd.quote_ident(name)}"
+    counts = con.execute(f"select {sd.quote_ident(key)}, count(*) from {mart} group by 1 order by 1 asc nulls last").fetchall()
+    total = sum(n for _, n in counts)
+    if total <= target or len(counts) < 2:
+        return [Part(file=f"{name}.parquet", rows=total)]
+    every = 2 ** max(0, round(math.log2(max(1.0, len(counts) * target / total))))
+    parts: list[Part] = []
+    first, rows = counts[0][0], 0
+    for value, n in counts:
+        if value is not None and value != first and rows and key_starts_part(value, every):
+            parts.append(Part(file=part_file(name, first), first=first, end=value, rows=rows))
+            first, rows = value, 0
+        rows += n
+    parts.append(Part(file=part_file(name, first), first=first, end=None, rows=rows))
+    if len(parts) == 1:
+        return [Part(file=f"{name}.parquet", rows=total)]
+    # the first part also takes keys that sort before every key of this build
+    parts[0] = Part(file=parts[0].file, first=None, end=parts[0].end, rows=parts[0].rows)
+    return parts
+
+
+def _part_filter(key: str, part: Part) -> tuple[str, list]:
+    """The SQL condition (and its parameters) that selects a part's rows."""
+    conditions, params = [], []
+    if part.first is not None:
+        # the last part also holds the rows without a key (they sort last)
+        at_least = f"{sd.quote_ident(key)} >= ?"
+        conditions.append(at_least if part.end is not None else f"({at_least} or {sd.quote_ident(key)} is null)")
+        params.append(part.first)
+    if part.end is not None:
+        conditions.append(f"{sd.quote_ident(key)} < ?")
+        params.append(part.end)
+    return (" where " + " and ".join(conditions)) if conditions else "", params
+
+
+def part_fingerprints(con, catalog: dict, name: str, key: str, parts: list[Part]) -> list[str]:
+    """A fingerprint per part of what its file would hold: every row hashed by DuckDB and summed
+    (order does not matter: the file's order is a total order of the same rows), the row count,
+    the columns and types, the part's bounds, and everything that shapes the file's bytes (the
+    writer's settings and versions). One scan of the mart for all its parts."""
+    import duckdb
+    import pyarrow
+
+    columns = [c["name"] for c in catalog[name]["columns"]]
+    mart = f"{sd.MARTS_SCHEMA}.{sd.quote_ident(name)}"
+    hashed = ", ".join(sd.quote_ident(c) for c in columns)
+    # part number of a row: how many later parts' first keys are <= its key (parts are few)
+    number = " + ".join(f"({sd.quote_ident(key)} >= ?)::int" for p in parts[1:]) or "0"
+    rows = con.execute(
+        f"select coalesce({number}, {len(parts) - 1}) as part, count(*), sum(hash({hashed}))::varchar "
+        f"from {mart} group by 1", [p.first for p in parts[1:]]).fetchall()
+    sums = {part: (n, total) for part, n, total in rows}
+    shape = [FILE_FORMAT_VERSION, duckdb.__version__, pyarrow.__version__, ROW_GROUP_ROWS, PAGE_ROWS,
+             DICTIONARY_PAGE_BYTES, name, key, sort_columns(catalog, name, key),
+             [[c["name"], c["type"]] for c in catalog[name]["columns"]]]
+    return [hashlib.sha256(json.dumps([*shape, i, _plain(p.first), _plain(p.end), *sums.get(i, (0, "0"))],
+                                      default=str).encode("utf-8")).hexdigest()
+            for i, p in enumerate(parts)]
+
+
+# Bump when the way a part's file is written changes (the cache then writes every part again).
+FILE_FORMAT_VERSION = 1
+
+
+class PartCache:
+    """Parts written by earlier builds, by fingerprint, in ``folder`` (default: beside the
+    warehouse, ``<warehouse>.site-parts/``). A build takes a part from here when its fingerprint
+    matches, else writes it here; :meth:`keep_only_used` then drops what this build did not use,
+    so the cache holds one build's parts (the same bytes as the keyed Parquet files of the site)."""
+
+    def __init__(self, folder: Path | None = None):
+        default = sd.warehouse_path().with_name(sd.warehouse_path().name + ".site-parts")
+        self.folder = Path(folder or os.environ.get("IOPSCOPE_SITE_PARTS_DIR") or default)
+        self.used: set[str] = set()
+        self.reused = 0
+        self.written = 0
+
+    def path(self, fingerprint: str) -> Path:
+        return self.folder / f"{fingerprint}.parquet"
+
+    def get_or_write(self, fingerprint: str, write) -> Path:
+        """The cached file of ``fingerprint``, written by ``write(path)`` first when missing."""
+        target = self.path(fingerprint)
+        self.used.add(target.name)
+        if target.is_file():
+            self.reused += 1
+            return target
+        self.folder.mkdir(parents=True, exist_ok=True)
+        temp = target.with_name(f".{target.name}.{os.getpid()}")
+        try:
+            write(temp)
+            os.replace(temp, target)  # never a half-written part under a fingerprint
+        finally:
+            temp.unlink(missing_ok=True)
+        self.written += 1
+        return target
+
+    def keep_only_used(self) -> None:
+        if not self.folder.is_dir():
+            return
+        for path in self.folder.iterdir():
+            if path.name not in self.used and not path.name.startswith("."):
+                path.unlink(missing_ok=True)
+
+
+def write_keyed_parquet(con, catalog: dict, name: str, key: str, folder: Path, part: Part | None = None,
+                        out: Path | None = None) -> Path:
+    """Write mart ``name`` (or its ``part``) sorted and row-grouped by ``key`` into
+    ``out`` (default ``folder/<name>.parquet``); streamed in record batches, so memory holds
+    one batch, not the mart."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
     order = ", ".join(f"{sd.quote_ident(c)} asc nulls last" for c in sort_columns(catalog, name, key))
+    where, params = _part_filter(key, part) if part is not None else ("", [])
     # a cursor of its own: the streamed result must not meet a caller's unfinished one
     cursor = con.cursor()
-    reader = cursor.sql(f"select * from {sd.MARTS_SCHEMA}.{sd.quote_ident(name)} order by {order}").to_arrow_reader(65_536)
+    reader = cursor.sql(f"select * from {sd.MARTS_SCHEMA}.{sd.quote_ident(name)}{where} order by {order}",
+                        params=params or None).to_arrow_reader(65_536)
     schema = reader.schema
     text = [f.name for f in schema if pa.types.is_string(f.type) or pa.types.is_large_string(f.type)]
-    out = Path(folder) / f"{name}.parquet"
+    out = Path(out) if out is not None else Path(folder) / f"{name}.parquet"
     with pq.ParquetWriter(out, schema, compression="zstd", write_statistics=[key], write_page_index=True,
                           max_rows_per_page=PAGE_ROWS, use_dictionary=text or False,
                           dictionary_pagesize_limit=DICTIONARY_PAGE_BYTES, store_schema=False,
@@ -142,12 +305,24 @@ def _plain(value):
     return value if value is None or isinstance(value, (str, int, float)) else str(value)
 
 
+def parquet_files(con, catalog: dict, name: str) -> list[Part]:
+    """The Parquet files mart ``name`` is served as, under data/marts/: ``<name>.parquet``, or
+    its parts (:func:`plan_parts`) for a big mart read by key."""
+    key = key_of(catalog, name)
+    return plan_parts(con, name, key) if key is not None else [Part(file=f"{name}.parquet")]
+
+
 def run_marts_index(con, catalog: dict, layouts: dict | None = None) -> dict:
     """What the run page needs to know before reading: the marts it reads by key (name, key
     column, columns and types, row count: a file whose footer disagrees was replaced by another
     build; for run-keyed marts the tools that fill them, :func:`filled_by_tools`; the file's
     layout where ``layouts`` has it, :func:`file_layout`), which dimensions a run's rows point
-    to, and the row cap per mart for the browser."""
+    to, and the row cap per mart for the browser.
+
+    ``layouts[name]`` is the layout of ``<name>.parquet``, or for a mart written in parts a list
+    of ``{"file", "first", "rows", "layout"}`` in key order: the mart's entry then has
+    ``"parts"`` (a key belongs to the last part whose ``first`` is not above it; the first
+    part's is null) and no ``"layout"``."""
     layouts = layouts or {}
     marts = []
     for name in catalog:
@@ -156,8 +331,10 @@ def run_marts_index(con, catalog: dict, layouts: dict | None = None) -> dict:
             continue
         (rows,) = con.execute(f"select count(*) from {sd.MARTS_SCHEMA}.{sd.quote_ident(name)}").fetchone()
         columns = [{"name": c["name"], "type": c["type"]} for c in catalog[name]["columns"]]
+        layout = layouts.get(name)
+        parts = layout if isinstance(layout, list) else None
         marts.append({"name": name, "key": key, "rows": rows, "columns": columns,
                       "tools": filled_by_tools(con, catalog, name) if key == "run_id" else None,
-                      "layout": layouts.get(name)})
+                      "layout": None if parts is not None else layout, "parts": parts})
     dims = {name: {"key": key, "sources": list(sources)} for name, (key, sources) in sd.DIM_KEYS.items()}
     return {"marts": marts, "dims": dims, "run_row_limit": sd.RUN_ROW_LIMIT}

@@ -6,6 +6,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import _run_parquet as rp  # noqa: E402
 import _sitedata as sd  # noqa: E402
 
 con = sd.connect()
@@ -13,8 +14,13 @@ catalog = sd.marts(con)
 tables = []
 for name, info in catalog.items():
     (count,) = con.execute(f"select count(*) from {sd.MARTS_SCHEMA}.{sd.quote_ident(name)}").fetchone()
+    parts = rp.parquet_files(con, catalog, name)
     tables.append({"name": name, "comment": info["comment"], "rows": count, "columns": info["columns"],
-                   "downloads": list(sd.download_formats(con, name))})
+                   "downloads": list(sd.download_formats(con, name)),
+                   # a big mart's Parquet download is several files (src/data/_run_parquet.py
+                   # plan_parts): each with the first key it holds (null: from the first) and its rows
+                   "parquet_parts": [{"file": p.file, "first": rp._plain(p.first), "rows": p.rows} for p in parts]
+                   if len(parts) > 1 else None})
 kinds = {}
 if con is not None and sd.has_column(catalog, "dim_runs", "source_kind"):
     kinds = dict(con.execute("select run_id, source_kind from marts.dim_runs").fetchall())

@@ -18,6 +18,9 @@
 #   run_marts.json  what the run page must know before it reads (src/data/_run_parquet.py
 #                   run_marts_index): the marts it reads by key, their row counts and tool sets,
 #                   and each file's layout (size, footer and page index offsets)
+# A big keyed mart is several files, data/marts/<mart>/part-<id>.parquet (_run_parquet.plan_parts),
+# and every keyed file comes from the part cache beside the warehouse when its rows are those of
+# the build that wrote it (_run_parquet.PartCache): one more run rewrites the parts it lands in.
 # Members are streamed: a CSV is written by DuckDB to a temporary file and copied into the
 # archive in chunks, so memory does not grow with the largest mart.
 import os
@@ -39,8 +42,23 @@ con = sd.connect()
 catalog = sd.marts(con)
 
 
+def keyed_parquet(name: str, key: str, folder: Path, cache: rp.PartCache):
+    """The keyed mart's Parquet file or parts, each from the part cache when its rows did not
+    change since a build that wrote it; yields (member name, path) and returns the layouts."""
+    parts = rp.plan_parts(con, name, key)
+    entries = []
+    for part, fingerprint in zip(parts, rp.part_fingerprints(con, catalog, name, key, parts)):
+        def write(out, part=part):
+            rp.write_keyed_parquet(con, catalog, name, key, folder, part=part if len(parts) > 1 else None, out=out)
+        path = cache.get_or_write(fingerprint, write)
+        entries.append({"file": part.file, "first": rp._plain(part.first), "rows": part.rows, "layout": rp.file_layout(path, key)})
+        yield part.file, path
+    return entries[0]["layout"] if len(parts) == 1 else entries
+
+
 def members(folder: Path):
     layouts = {}  # of the keyed Parquet files, for run_marts.json
+    cache = rp.PartCache()
     for name in sorted(set(PAGE_MARTS) | set(catalog)):
         if name in PAGE_MARTS:
             payload = sd.table_payload(con, name, catalog=catalog) if name in catalog else sd.missing_payload(name)
@@ -49,16 +67,17 @@ def members(folder: Path):
             key = rp.key_of(catalog, name)
             for fmt in sd.download_formats(con, name):  # huge marts: Parquet only
                 if fmt == "parquet" and key is not None:
-                    path = rp.write_keyed_parquet(con, catalog, name, key, folder)
-                    layouts[name] = rp.file_layout(path, key)
-                else:
-                    path = sd.mart_file_path(con, name, fmt, folder)
+                    layouts[name] = yield from keyed_parquet(name, key, folder, cache)
+                    continue  # the cache keeps its files for the next build
+                path = sd.mart_file_path(con, name, fmt, folder)
                 yield f"{name}.{fmt}", path
                 path.unlink()  # the archive holds it now
     # What the run page reads first (src/components/run-bundle.js): written here, beside the very
     # files whose byte offsets it records, so the two always come from the same build.
     yield "run_marts.json", sd.json_bytes(rp.run_marts_index(con, catalog, layouts) if con is not None
                                           else {"marts": [], "dims": {}, "run_row_limit": sd.RUN_ROW_LIMIT})
+    cache.keep_only_used()
+    print(f"marts: {cache.reused} Parquet files from the part cache, {cache.written} written ({cache.folder})", file=sys.stderr)
 
 
 try:

@@ -2,7 +2,7 @@
 // `iopscope serve` serving dist/. A page "passes" only with no console error, no page
 // error, no failed request and no request to any host but the local server.
 import {spawn} from "node:child_process";
-import {existsSync, mkdirSync} from "node:fs";
+import {existsSync, mkdirSync, readdirSync} from "node:fs";
 import {dirname, join, resolve} from "node:path";
 import {fileURLToPath} from "node:url";
 import {chromium} from "playwright-core";
@@ -30,11 +30,23 @@ export const TIMER_POLLING = {polling: 100};
 /** The built site under test: $IOPSCOPE_DIST (a private build) or dist/. */
 export const DIST = process.env.IOPSCOPE_DIST ? resolve(process.env.IOPSCOPE_DIST) : join(ROOT, "dist");
 
-/** Every row of a mart as the build wrote it (dist/data/marts/<name>.parquet), as objects. */
+/**
+ * The Parquet files of a mart as the build wrote them: dist/data/marts/<name>.parquet, or a big
+ * mart's parts, dist/data/marts/<name>/part-<id>.parquet (src/data/_run_parquet.py plan_parts).
+ */
+export function martFiles(name, dist = DIST) {
+  const whole = join(dist, "data", "marts", `${name}.parquet`);
+  if (existsSync(whole)) return [whole];
+  const folder = join(dist, "data", "marts", name);
+  return existsSync(folder) ? readdirSync(folder).filter((n) => n.endsWith(".parquet")).sort().map((n) => join(folder, n)) : [whole];
+}
+
+/** Every row of a mart as the build wrote it (its Parquet file or parts), as objects. */
 export async function martRows(name, dist = DIST) {
-  const file = await asyncBufferFromFile(join(dist, "data", "marts", `${name}.parquet`));
   const compressors = {ZSTD: (input, size) => zstdDecompress(input, new Uint8Array(size))};
-  return parquetReadObjects({file, compressors});
+  const rows = [];
+  for (const path of martFiles(name, dist)) rows.push(...await parquetReadObjects({file: await asyncBufferFromFile(path), compressors}));
+  return rows;
 }
 
 /** Start `iopscope serve` on a free port for `dir`; resolves to {url, stop}. */

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import {readFileSync, readdirSync, statSync} from "node:fs";
 import {join} from "node:path";
 import {after, before, describe, test} from "node:test";
-import {DIST, TIMER_POLLING, drawAllCharts, launchBrowser, martRows, openPage, screenshot, startServer} from "./harness.mjs";
+import {DIST, TIMER_POLLING, drawAllCharts, launchBrowser, martFiles, martRows, openPage, screenshot, startServer} from "./harness.mjs";
 
 const CHART = ".vega-chart[data-rendered], .vega-chart[data-empty]";
 // Which element proves a page finished drawing. A page not listed only has to load cleanly.
@@ -464,7 +464,7 @@ describe("run page", () => {
     for (const r of hist) counts.set(r.run_id, (counts.get(r.run_id) ?? 0) + 1);
     const runId = [...counts].sort((a, b) => b[1] - a[1])[0]?.[0];
     if (!runId) return t.skip("no run with latency histograms");
-    const histBytes = statSync(join(DIST, "data", "marts", "fct_fio_histograms.parquet")).size;
+    const histBytes = martFiles("fct_fio_histograms").reduce((n, path) => n + statSync(path).size, 0);
     const fetched = [];
     // Each response is read in its own promise, awaited before the page closes: a body still
     // being read when the page reloads or closes rejects, and a rejection nobody waits for
@@ -503,8 +503,8 @@ describe("run page", () => {
       assert.equal(f.status, 206, `${f.file} answered with part of the file`);
     }
     // Two page loads read less of the histograms than one copy of the file holds.
-    const histRead = fetched.filter((f) => f.file === "marts/fct_fio_histograms.parquet").reduce((s, f) => s + f.bytes, 0);
-    assert.ok(histRead > 0 && histRead < histBytes / 2, `read ${histRead} of ${histBytes} bytes of fct_fio_histograms.parquet in two loads`);
+    const histRead = fetched.filter((f) => /^marts\/fct_fio_histograms(\.parquet|\/)/.test(f.file)).reduce((s, f) => s + f.bytes, 0);
+    assert.ok(histRead > 0 && histRead < histBytes / 2, `read ${histRead} of ${histBytes} bytes of fct_fio_histograms' Parquet in two loads`);
   });
 
   test("draws results and result charts before the sample marts arrive, the rest below without moving them", async (t) => {
@@ -565,7 +565,7 @@ describe("run page", () => {
 describe("data page", () => {
   test("the warehouse and every mart download exist", async () => {
     await onPage("/downloads", "#mart-index", async (page) => {
-      const links = await page.locator("#mart-index a[download], #download-warehouse").evaluateAll((as) => as.map((a) => a.href));
+      const links = await page.locator("#mart-index a[download], .part-list a[download], #download-warehouse").evaluateAll((as) => as.map((a) => a.href));
       assert.ok(links.length >= 3);
       const statuses = await page.evaluate((urls) => Promise.all(urls.map((u) => fetch(u)
         .then(async (r) => [u, r.status, (await r.arrayBuffer()).byteLength]))), links);
@@ -573,9 +573,18 @@ describe("data page", () => {
         assert.equal(status, 200, u);
         assert.ok(size > 0, `${u} is empty`);
       }
-      // Every format the catalog lists for a mart has its link (big marts: Parquet only).
+      // Every format the catalog lists for a mart has its link (big marts: Parquet only; a mart
+      // in parts: a link per part, listed under the mart, and the index points there).
       for (const t of catalog().tables) {
-        for (const f of t.downloads ?? ["csv", "parquet"]) assert.ok(links.some((u) => u.endsWith(`/data/marts/${t.name}.${f}`)), `${t.name}.${f} has no link`);
+        for (const f of t.downloads ?? ["csv", "parquet"]) {
+          if (f === "parquet" && t.parquet_parts) {
+            for (const {file} of t.parquet_parts) assert.ok(links.some((u) => u.endsWith(`/data/marts/${file}`)), `${file} has no link`);
+            await page.locator(`#mart-index a[href="#parts-${t.name}"]`).click();
+            assert.equal(await page.locator(`#parts-${t.name}`).evaluate((d) => d.open), true, `${t.name}: the index link opens its parts`);
+          } else {
+            assert.ok(links.some((u) => u.endsWith(`/data/marts/${t.name}.${f}`)), `${t.name}.${f} has no link`);
+          }
+        }
       }
       const columns = await page.locator("section.mart table.columns tbody tr").count();
       assert.ok(columns > 0, "columns are described");

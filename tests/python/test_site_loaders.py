@@ -259,3 +259,104 @@ def test_device_colour_slots_keep_devices_of_a_group_apart(monkeypatch):
         if len(ids) <= sd.PALETTE_SLOTS:
             assert len(set(used)) == len(ids)  # nobody shares while colours are left
         assert slots == sd.color_slots(list(reversed(ids)), groups, weights)  # order of input does not matter
+
+
+def _sample_mart(con, runs, per_run=30):
+    con.execute("create or replace table marts.fct_samples (run_id varchar, t_s double, value double)")
+    con.executemany("insert into marts.fct_samples select ?, i, i * 0.5 + ? from range(0, ?) t(i)",
+                    [[rid, n, per_run] for n, rid in enumerate(runs)])
+
+
+def test_parts_split_a_big_mart_by_key_and_a_new_run_moves_no_other_boundary(tmp_path, monkeypatch):
+    """plan_parts: above the part size a mart is several key ranges covering every row once;
+    adding a run changes only the part it lands in (it may split that part in two when its own
+    key starts one), whatever its key's place in the order."""
+    monkeypatch.syspath_prepend(str(DATA))
+    rp = importlib.import_module("_run_parquet")
+    con = duckdb.connect()
+    con.execute("create schema marts")
+    runs = [f"run-{i:04d}" for i in range(0, 400, 2)]
+    _sample_mart(con, runs)
+    assert rp.plan_parts(con, "fct_samples", "run_id", target_rows=10**6) == [rp.Part(file="fct_samples.parquet", rows=6000)]
+    before = rp.plan_parts(con, "fct_samples", "run_id", target_rows=600)
+    assert 5 <= len(before) <= 60, len(before)
+    assert before[0].first is None and before[-1].end is None
+    assert all(a.end == b.first for a, b in zip(before, before[1:])), "ranges meet"
+    assert sum(p.rows for p in before) == 6000
+    assert len({p.file for p in before}) == len(before) and all(p.file.startswith("fct_samples/part-") for p in before)
+    for new in ("run-0001", "run-0201", "run-9999", "a-first"):
+        _sample_mart(con, sorted([*runs, new]))
+        after = rp.plan_parts(con, "fct_samples", "run_id", target_rows=600)
+        changed_before = [p for p in before if p not in after]
+        changed_after = [p for p in after if p not in before]
+        assert len(changed_before) == 1 and 1 <= len(changed_after) <= 2, (new, changed_before, changed_after)
+        assert sum(p.rows for p in changed_after) == changed_before[0].rows + 30
+
+
+def test_parts_are_written_from_the_cache_unless_their_rows_changed(tmp_path, monkeypatch):
+    """marts.zip.py: a big keyed mart is served as parts whose rows are the mart's; a second
+    build with the same warehouse writes no part (each is the cached file, same bytes), a build
+    after one more run writes only the part(s) holding it, and the cache keeps only what the
+    last build used; run_marts.json, catalog.json and _paths.py name the same parts."""
+    import pyarrow.parquet as pq
+
+    path = tmp_path / "wh.duckdb"
+    con = duckdb.connect(str(path))
+    con.execute("create schema marts")
+    con.execute("create table marts.dim_runs as select 'run-' || lpad(i::varchar, 4, '0') as run_id from range(0, 300, 2) t(i)")
+    runs = [r for (r,) in con.execute("select run_id from marts.dim_runs order by 1").fetchall()]
+    _sample_mart(con, runs)
+    con.close()
+    parts_dir = tmp_path / "parts"
+    env = {**os.environ, "IOPSCOPE_WAREHOUSE": str(path), "IOPSCOPE_SITE_PART_ROWS": "500",
+           "IOPSCOPE_SITE_PARTS_DIR": str(parts_dir), "PYTHONPATH": str(ROOT / "ingest")}
+    site = tmp_path / "site"
+    import shutil
+
+    shutil.copytree(DATA, site / "data", ignore=shutil.ignore_patterns("__pycache__"))
+
+    def build():
+        done = subprocess.run([sys.executable, str(site / "data" / "marts.zip.py")], env=env, capture_output=True, check=True, cwd=ROOT)
+        archive = zipfile.ZipFile(io.BytesIO(done.stdout))
+        index = json.loads(archive.read("run_marts.json"))
+        mart = next(m for m in index["marts"] if m["name"] == "fct_samples")
+        files = {n: archive.read(n) for n in archive.namelist() if n.startswith("fct_samples/")}
+        return mart, files, done.stderr.decode()
+
+    mart, files, log = build()
+    assert mart["layout"] is None and len(mart["parts"]) >= 3
+    assert [p["file"] for p in mart["parts"]] == sorted(files, key=lambda f: next(i for i, p in enumerate(mart["parts"]) if p["file"] == f))
+    assert set(files) == {p["file"] for p in mart["parts"]} and "fct_samples.parquet" not in files
+    rows = []
+    for part in mart["parts"]:
+        table = pq.read_table(io.BytesIO(files[part["file"]]))
+        keys = table.column("run_id").to_pylist()
+        assert len(keys) == part["rows"] and keys == sorted(keys)
+        assert part["first"] is None or keys[0] >= part["first"]
+        assert part["layout"]["size"] == len(files[part["file"]])
+        rows += keys
+    assert sorted(rows) == sorted(r for r in runs for _ in range(30)), "every row in exactly one part"
+    assert f"0 Parquet files from the part cache, {len(files) + 1} written" in log  # + dim_runs.parquet
+    cached = sorted(p.name for p in parts_dir.iterdir())
+
+    again, files_again, log = build()
+    assert files_again == files and again == mart
+    assert f"{len(files) + 1} Parquet files from the part cache, 0 written" in log
+    assert sorted(p.name for p in parts_dir.iterdir()) == cached
+
+    con = duckdb.connect(str(path))
+    con.execute("insert into marts.fct_samples select 'run-0101', i, i from range(0, 30) t(i)")
+    con.close()
+    grown, files_grown, log = build()
+    rewritten = [f for f in files_grown if files_grown[f] != files.get(f)]
+    assert 1 <= len(rewritten) <= 2 and len(files_grown) - len(rewritten) >= len(files) - 1, rewritten
+    assert f"{len(files_grown) - len(rewritten) + 1} Parquet files from the part cache, {len(rewritten)} written" in log
+    assert len(list(parts_dir.iterdir())) == len(files_grown) + 1, "the cache keeps what the last build used"
+
+    paths = json.loads(subprocess.run([sys.executable, str(DATA / "_paths.py")], env=env, capture_output=True, check=True).stdout)
+    parquet = sorted(p for p in paths if p.startswith("/data/marts/fct_samples") and p.endswith(".parquet"))
+    assert parquet == sorted(f"/data/marts/{f}" for f in files_grown)
+    catalog = json.loads(subprocess.run([sys.executable, str(DATA / "catalog.json.py")], env=env, capture_output=True, check=True).stdout)
+    table = next(t for t in catalog["tables"] if t["name"] == "fct_samples")
+    assert table["parquet_parts"] == [{"file": p["file"], "first": p["first"], "rows": p["rows"]} for p in grown["parts"]]
+    assert next(t for t in catalog["tables"] if t["name"] == "dim_runs")["parquet_parts"] is None
