@@ -90,7 +90,8 @@ class Part:
 def key_starts_part(value, every: int) -> bool:
     """Whether a key starts a part when parts hold ~``every`` keys: its hash (SHA-1 of its text,
     stable across Python, DuckDB and machines) falls in 1/``every`` of the hash space. Decided
-    by the key alone, so a new run never moves another part's boundary."""
+    by the key alone (``every`` a power of two: a key picked at ``every`` is picked at every
+    smaller one), so a new run never moves another part's boundary."""
     if every <= 1:
         return True
     digest = hashlib.sha1(str(value).encode("utf-8")).digest()
@@ -104,9 +105,8 @@ def part_file(name: str, first) -> str:
 
 def plan_parts(con, name: str, key: str, target_rows: int | None = None) -> list[Part]:
     """The files mart ``name`` is written as: one (``<name>.parquet``) up to ``target_rows``
-    rows; above, parts of about that many rows, each starting at a key :func:`key_starts_part`
-    picks with ``every`` a power of two near the keys per part (a power of two: when the archive
-    doubles, every old boundary stays one). Keys in DuckDB's order, which the writes use."""
+    rows; above, parts of about that many rows by key range (:func:`_split`). Keys in DuckDB's
+    order, which the writes use."""
     target = target_rows or part_rows()
     mart = f"{sd.MARTS_SCHEMA}.{sd.quote_ident(name)}"
     counts = con.execute(f"select {sd.quote_ident(key)}, count(*) from {mart} group by 1 order by 1 asc nulls last").fetchall()
@@ -114,19 +114,35 @@ def plan_parts(con, name: str, key: str, target_rows: int | None = None) -> list
     if total <= target or len(counts) < 2:
         return [Part(file=f"{name}.parquet", rows=total)]
     every = 2 ** max(0, round(math.log2(max(1.0, len(counts) * target / total))))
-    parts: list[Part] = []
-    first, rows = counts[0][0], 0
-    for value, n in counts:
-        if value is not None and value != first and rows and key_starts_part(value, every):
-            parts.append(Part(file=part_file(name, first), first=first, end=value, rows=rows))
-            first, rows = value, 0
-        rows += n
-    parts.append(Part(file=part_file(name, first), first=first, end=None, rows=rows))
-    if len(parts) == 1:
+    pieces = _split(counts, every, target)
+    if len(pieces) == 1:
         return [Part(file=f"{name}.parquet", rows=total)]
-    # the first part also takes keys that sort before every key of this build
-    parts[0] = Part(file=parts[0].file, first=None, end=parts[0].end, rows=parts[0].rows)
+    parts = []
+    for i, piece in enumerate(pieces):
+        first = piece[0][0] if i else None  # the first part also takes keys before every key of this build
+        end = pieces[i + 1][0][0] if i + 1 < len(pieces) else None
+        parts.append(Part(file=part_file(name, piece[0][0]), first=first, end=end, rows=sum(n for _, n in piece)))
     return parts
+
+
+def _split(counts: list[tuple], every: int, target: int) -> list[list[tuple]]:
+    """Cut the sorted (key, rows) list before each key :func:`key_starts_part` picks with
+    ``every`` (a power of two near the keys per part); a piece of more than twice ``target``
+    rows (hash cuts fall unevenly: a mart of 2,229 runs once got none at 1 in 512) is cut again,
+    alone, with ``every / 2``. A cut depends on its key and on the keys of its own piece only, so
+    one more run changes the part it sorts into (or splits it) and no other."""
+    pieces: list[list[tuple]] = []
+    for value, n in counts:
+        if not pieces or (value is not None and key_starts_part(value, every)):
+            pieces.append([])
+        pieces[-1].append((value, n))
+    out: list[list[tuple]] = []
+    for piece in pieces:
+        if every > 1 and len(piece) > 1 and sum(n for _, n in piece) > 2 * target:
+            out += _split(piece, every // 2, target)
+        else:
+            out.append(piece)
+    return out
 
 
 def _part_filter(key: str, part: Part) -> tuple[str, list]:
