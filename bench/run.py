@@ -22,6 +22,10 @@ Sections (``--sections``):
                  ``dbt build`` (per-model timings from run_results.json), site build and what ships
 ``incremental``  at the largest scale: one new run, then ingest + dbt build (+ site build)
 ``browser``      Chromium: first chart and filter latency, JS heap (``--browser-scales``)
+``floor``        per scale, on the lake and warehouse an earlier ``scales`` run left: a full
+                 warehouse build (``iopscope dbt --full``) and beside it the physical floor
+                 (bench/floor.py: DuckDB reading the lake, writing its rows, writing the marts'
+                 rows to DuckDB and to Parquet; bytes read from the page cache and the disk)
 
 Every stage runs in its own process; wall time, CPU time (user + sys) and peak RSS come from
 ``wait4``. CPU time is the steadier figure on a shared machine: the wall clock also counts
@@ -734,6 +738,28 @@ def section_incremental(work: Path, scale: str, seed: int, do_dbt: bool, do_site
     return out
 
 
+def section_floor(work: Path, scale: str) -> dict[str, Any]:
+    """A full warehouse build of the ``scale`` lake, then its physical floor (bench/floor.py)."""
+    runs = SIZES.get(scale, None)
+    runs = int(scale) if runs is None else runs
+    lake, wh = work / f"lake-{scale}", work / f"wh-{scale}" / "iopscope.duckdb"
+    if not lake.exists():
+        return {"scale": scale, "skipped": "needs the lake of a scales run"}
+    env = pipeline_env(lake, wh, work / f"dbt-{scale}")
+    out: dict[str, Any] = {"scale": scale, "runs": runs, "lake": state_stats(lake)}
+    log(f"floor: full warehouse build of {scale}")
+    out["dbt"] = run_dbt(env, work / f"dbt-{scale}" / "target", "full")
+    log(f"floor: DuckDB reading and writing the same rows ({scale})")
+    m = measure([PY, str(ROOT / "bench" / "floor.py"), "--lake", str(lake), "--warehouse", str(wh),
+                 "--work", str(work / f"floor-{scale}")], env={**env, "IOPSCOPE_DUCKDB_THREADS": str(DUCKDB_THREADS or 2)})
+    out["floor_process"] = {k: m[k] for k in ("rc", "wall_s", "cpu_s", "max_rss_mib")}
+    try:
+        out["floor"] = json.loads(m["stdout"].strip().splitlines()[-1])
+    except (ValueError, IndexError):
+        out["floor_error"] = (m["stdout"] + m["stderr"])[-1500:]
+    return out
+
+
 # ------------------------------------------------------------------------------ growth + report
 
 
@@ -800,7 +826,7 @@ def targets(report: dict[str, Any]) -> list[dict[str, Any]]:
                          "value": entry["cut"]["mb_s_cpu"],
                          "met": (entry["cut"]["mb_s_cpu"] or 0) >= TARGETS["text_mb_s_per_core"]})
     rows += incremental_targets(report.get("incrementals") or [report.get("incremental", {})])
-    rows += warehouse_targets(report.get("scales", []))
+    rows += warehouse_targets(report.get("scales", []) + [f for f in report.get("floors", []) if not f.get("skipped")])
     rebuilt = [dict(inc, scale=f"{inc['scale']} + 1 new run") for inc in report.get("incrementals") or []
                if inc.get("browser")]
     for s in report.get("scales", []) + rebuilt:
@@ -879,7 +905,7 @@ def warehouse_targets(scales: list[dict[str, Any]]) -> list[dict[str, Any]]:
     reported against the same figures), and lake files per run (packs, not parts)."""
     rows = []
     for s in scales:
-        runs = (s.get("ingest") or {}).get("runs_seen")
+        runs = (s.get("ingest") or {}).get("runs_seen") or s.get("runs")
         dbt = s.get("dbt") or {}
         if dbt.get("wall_s") is not None:
             peak = dbt.get("tree_rss_peak_mib") or dbt.get("max_rss_mib") or 0
@@ -1056,6 +1082,29 @@ def markdown(report: dict[str, Any]) -> str:
         if inc.get("dbt", {}).get("top_nodes"):
             out.append(_table(["slowest node of the update", "s"],
                               [[n["node"], n["s"]] for n in inc["dbt"]["top_nodes"]]))
+    for f in report.get("floors") or []:
+        if f.get("skipped"):
+            continue
+        out.append(f"\n## Full warehouse build of the {f['scale']}-run lake beside its physical floor\n\n")
+        out.append("The floor: DuckDB alone (bench/floor.py, same threads and memory cap), reading the lake's tables whole "
+                   "and hashing every column, writing those rows into a fresh DuckDB file, writing the built marts' rows "
+                   "into a fresh DuckDB file and as zstd Parquet. read MB: bytes the process read (page cache or disk); "
+                   "disk MB: read from the disk itself.\n\n")
+        dbt = f.get("dbt") or {}
+        rows = [["full build (iopscope dbt --full: models and every test)", dbt.get("wall_s"), dbt.get("cpu_s"),
+                 dbt.get("tree_rss_peak_mib") or dbt.get("max_rss_mib"), "", "", ""]]
+        for step, label in (("read_lake", "floor: read every lake table"), ("copy_lake", "floor: write the lake's rows to DuckDB"),
+                            ("write_marts", "floor: write the marts' rows to DuckDB"),
+                            ("marts_parquet", "floor: write the marts as zstd Parquet")):
+            e = (f.get("floor") or {}).get(step) or {}
+            rows.append([label, e.get("wall_s"), e.get("cpu_s"), "", e.get("rows", ""), e.get("read_mb"), e.get("disk_read_mb")])
+        floor = f.get("floor") or {}
+        total = sum((floor.get(k) or {}).get("wall_s", 0) for k in ("read_lake", "copy_lake", "write_marts"))
+        if total and dbt.get("wall_s"):
+            rows.append(["build / floor (read + write lake rows + write marts)", round(dbt["wall_s"] / total, 2), "", "", "", "", ""])
+        out.append(_table(["stage", "wall s", "CPU s", "peak RSS MiB", "rows", "read MB", "disk read MB"], rows))
+        if f.get("floor_error"):
+            out.append(f"\nbench/floor.py failed: {f['floor_error'][-300:]}\n")
     if report.get("growth"):
         out.append("\n## Growth (log-log slope between consecutive scales; 1 = linear)\n\n")
         rows = [[g["metric"], ", ".join(f"{label}: {_fmt(y)}" for _, y, label in g["points"]),
@@ -1152,6 +1201,11 @@ def main(argv: list[str] | None = None) -> int:
                 work, scale, args.seed, not args.no_dbt, args.incremental_site and not args.no_site,
                 args.browser_pages.split(",") if measure_browser else None))
             report["incremental"] = report["incrementals"][-1]   # the largest: what older reports held
+            save()
+    if "floor" in sections:
+        report["floors"] = []
+        for scale in scales:
+            report["floors"].append(section_floor(work, scale))
             save()
     save()
     if args.clean:

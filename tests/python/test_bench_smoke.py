@@ -94,3 +94,34 @@ def test_state_is_saved_a_few_times_not_after_every_run(tmp_path, monkeypatch):
     saves.clear()
     Ingestor(raw, tmp_path / "lake").run()
     assert saves == []   # nothing changed: the state file is not rewritten
+
+
+def test_floor_reads_and_writes_every_lake_row_and_mart(tmp_path):
+    """bench/floor.py on a tiny Hive-partitioned lake and warehouse: every lake row read and
+    copied (two collections, a column only one of them has), every mart written twice."""
+    import duckdb
+
+    lake = tmp_path / "lake"
+    con = duckdb.connect()
+    for collection, extra in (("a", ""), ("b", ", 7 as only_in_b")):
+        folder = lake / "fio_jobs" / f"collection={collection}"
+        folder.mkdir(parents=True)
+        rows = f"select i as n, 'x' || i as label{extra} from range(0, 100) t(i)"
+        con.execute(f"copy ({rows}) to '{folder / 'run-1.parquet'}' (format parquet)")
+    (lake / "fio_jobs" / "collection=_schema").mkdir()
+    (lake / ".state").mkdir()
+    con.close()
+    warehouse = tmp_path / "wh.duckdb"
+    con = duckdb.connect(str(warehouse))
+    con.execute("create schema marts")
+    con.execute("create table marts.fct_a as select range as id from range(0, 50)")
+    con.execute("create table marts.dim_b as select 'b' as id")
+    con.close()
+    done = subprocess.run([sys.executable, str(ROOT / "bench" / "floor.py"), "--lake", str(lake), "--warehouse", str(warehouse),
+                           "--work", str(tmp_path / "work")], capture_output=True, text=True, check=True)
+    floor = json.loads(done.stdout)
+    assert floor["read_lake"]["tables"] == 1 and floor["read_lake"]["rows"] == 200
+    assert floor["write_marts"]["marts"] == 2 and floor["write_marts"]["rows"] == 51
+    assert floor["marts_parquet"]["files"] == 2 and floor["copy_lake"]["file_mb"] > 0
+    assert all(floor[step]["wall_s"] >= 0 for step in ("read_lake", "copy_lake", "write_marts", "marts_parquet"))
+    assert not (tmp_path / "work").exists(), "the scratch copies are removed"
