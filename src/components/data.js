@@ -28,27 +28,6 @@ export function rowsOf(payload) {
   return rows;
 }
 
-/**
- * Row objects of a payload whose `field` is one of `values`; only those rows become objects (a
- * page that shows a few devices of a large mart does not build every row on each change: at
- * 10,000 runs /compare built ~60,000 sweep summary rows per device change).
- */
-export function rowsWhere(payload, field, values) {
-  const columns = columnsOf(payload);
-  const key = columns[field];
-  if (!key) return [];
-  const wanted = new Set(values);
-  const names = Object.keys(columns);
-  const rows = [];
-  for (let i = 0; i < key.length; ++i) {
-    if (!wanted.has(key[i])) continue;
-    const row = {};
-    for (const name of names) row[name] = columns[name][i];
-    rows.push(row);
-  }
-  return rows;
-}
-
 /** True when the payload's mart exists and has the column. */
 export function hasColumn(payload, column) {
   return Boolean(payload?.exists && payload.data && column in payload.data);

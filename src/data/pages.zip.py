@@ -12,8 +12,10 @@
 #   fio_results.json   fct_fio_results, only the columns /fio and /compare read
 #   compare_runs.json  dim_runs, only the columns /compare reads
 #   device_colors.json a palette slot per device (one colour per device on every page)
-#   condition_quotients.json  fct_condition_quotients without the load-level kinds (/compare)
-#   sweep_summaries.json      fct_sweep_quotient_summaries, the columns /compare shows
+#   condition_quotients.json  fct_condition_quotients without the load-level kinds (/compare),
+#                      an index of devices; each device's rows in condition_quotients/<device>.json
+#   sweep_summaries.json      fct_sweep_quotient_summaries, the columns /compare shows, the same
+#                      way: sweep_summaries/<device A>.json (src/data/_device_pages.py)
 #   tpcc_quotients.json the TPC-C pairs of fct_device_quotients (the two result ids, metric,
 #                      quotient): /tpcc's quotient matrix reads the mart's quotients instead of
 #                      dividing results itself
@@ -33,8 +35,9 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import _sitedata as sd  # noqa: E402
+import _device_pages as device_pages  # noqa: E402
 import _page_lists as lists  # noqa: E402
+import _sitedata as sd  # noqa: E402
 
 TPCC_COLUMNS = (
     "tpcc_result_id", "tpcc_series_id", "source_kind", "is_approx", "provenance", "run_id", "study_id", "host_id",
@@ -140,23 +143,6 @@ def counts_by_kind(con, catalog: dict, mart: str) -> dict | None:
     return {"total": sum(n for _, n in rows), "by_kind": dict(rows)}
 
 
-# /compare's "what the studies compared": condition quotients of one device (load levels are left
-# to the sweep summaries, which cover them level by level) and the sweep summaries, as the marts
-# computed them.
-CONDITION_QUOTIENT_COLUMNS = (
-    "device_id", "varied_condition", "metric", "higher_is_better", "condition_a", "condition_b", "shared_conditions",
-    "study_id", "host_id", "quotient", "quotient_low", "quotient_high", "is_approx", "provenance",
-)
-LOAD_LEVEL_CONDITIONS = ("connections", "buffer_pool", "outstanding_ios")
-SWEEP_SUMMARY_COLUMNS = (
-    "sweep_variable", "comparison_family", "varied_condition", "study_id", "host_id", "device_a_id", "device_b_id",
-    "side_a", "side_b", "metric", "higher_is_better", "fixed_conditions", "level_count", "min_level", "max_level",
-    "quotient_min", "level_at_quotient_min", "quotient_max", "level_at_quotient_max", "quotient_geomean",
-    "quotient_geomean_low", "quotient_geomean_high", "knee_level_a", "quotient_at_knee_a", "knee_level_b",
-    "quotient_at_knee_b", "stop_level", "quotient_at_stop", "is_approx",
-)
-
-
 def home_payload(con, catalog: dict) -> dict:
     """The home page's holdings: rows per source kind of studies, devices, hosts and runs, the
     measured runs' date range, and how many marts hold how many rows."""
@@ -187,12 +173,8 @@ def members(con):
     yield "fio_results.json", sd.json_bytes(columns_payload(con, catalog, "fct_fio_results", FIO_COLUMNS, "fio_results"))
     yield "compare_runs.json", sd.json_bytes(columns_payload(con, catalog, "dim_runs", COMPARE_RUN_COLUMNS, "compare_runs"))
     yield "device_colors.json", sd.json_bytes(sd.device_colors_payload(con, catalog))
-    levels = ", ".join(f"'{c}'" for c in LOAD_LEVEL_CONDITIONS)
-    yield "condition_quotients.json", sd.json_bytes(columns_payload(
-        con, catalog, "fct_condition_quotients", CONDITION_QUOTIENT_COLUMNS, "condition_quotients",
-        where=f"where varied_condition not in ({levels})"))
-    yield "sweep_summaries.json", sd.json_bytes(columns_payload(con, catalog, "fct_sweep_quotient_summaries",
-                                                                SWEEP_SUMMARY_COLUMNS, "sweep_summaries"))
+    # /compare's "what the studies compared", an index and a file per device (_device_pages.py)
+    yield from device_pages.members(con, catalog)
     yield "tpcc_quotients.json", sd.json_bytes(quotients_payload(con, catalog))
     yield "runs_list.json", sd.json_bytes(lists.runs_list_payload(con, catalog))
     yield "config_usage.json", sd.json_bytes(lists.config_usage_payload(con, catalog))

@@ -203,7 +203,10 @@ describe("compare page", () => {
   });
   test("devices: the studies' comparisons are the marts' quotients, one orientation, studies by title", async () => {
     const device = "samsung_pm1725";
-    const mart = rowsOf(builtData("pages", "condition_quotients")).filter((r) => r.device_id === device &&
+    // the page's per-device file of the condition quotients (src/data/_device_pages.py), served under data/pages/
+    const index = builtData("pages", "condition_quotients");
+    assert.ok(index.exists && index.devices[device], `${device} has condition quotients`);
+    const mart = rowsOf(JSON.parse(readFileSync(join(DIST, "data", "pages", index.devices[device]), "utf-8"))).filter((r) => r.device_id === device &&
       r.varied_condition === "page_size" && r.metric === "new_order_tpm" && r.condition_a === "page_size_kib=4" && r.condition_b === "page_size_kib=16");
     assert.ok(mart.length > 1, "the bundled data holds PM1725 page-size pairs");
     const geomean = Math.exp(mart.reduce((s, r) => s + Math.log(r.quotient), 0) / mart.length);

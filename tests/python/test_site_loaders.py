@@ -377,3 +377,44 @@ def test_parts_are_written_from_the_cache_unless_their_rows_changed(tmp_path, mo
     table = next(t for t in catalog["tables"] if t["name"] == "fct_samples")
     assert table["parquet_parts"] == [{"file": p["file"], "first": p["first"], "rows": p["rows"]} for p in grown["parts"]]
     assert next(t for t in catalog["tables"] if t["name"] == "dim_runs")["parquet_parts"] is None
+
+
+def test_compare_reads_the_comparison_marts_per_device(tmp_path):
+    """_device_pages: pages.zip writes an index and one file per device holding exactly that
+    device's rows (condition quotients without load levels; sweep summaries by device A); a
+    device id that is not file-safe gets a hashed file name; _paths.py lists the same files."""
+    path = tmp_path / "wh.duckdb"
+    con = duckdb.connect(str(path))
+    con.execute("create schema marts")
+    con.execute("""create table marts.fct_condition_quotients as select * from (values
+        ('ssd', 'page_size', 'tpm', 1.5), ('ssd', 'connections', 'tpm', 9.0), ('hdd', 'db_config', 'tpm', 0.5),
+        ('odd id/with space', 'page_size', 'iops', 2.0), (null, 'page_size', 'tpm', 7.0))
+        v(device_id, varied_condition, metric, quotient)""")
+    con.execute("""create table marts.fct_sweep_quotient_summaries as select * from (values
+        ('ssd', 'hdd', 'device', 2.0), ('hdd', 'ssd', 'device', 0.5), ('ssd', 'ssd', 'condition', 1.1))
+        v(device_a_id, device_b_id, comparison_family, quotient_geomean)""")
+    con.close()
+    env = {**os.environ, "IOPSCOPE_WAREHOUSE": str(path), "PYTHONPATH": str(ROOT / "ingest")}
+    done = subprocess.run([sys.executable, str(DATA / "pages.zip.py")], env=env, capture_output=True, check=True, cwd=ROOT)
+    archive = zipfile.ZipFile(io.BytesIO(done.stdout))
+    def rows(member):
+        payload = json.loads(archive.read(member))
+        columns = {}
+        for name, values in payload["data"].items():
+            columns[name] = values if isinstance(values, list) else [None if c < 0 else values["dict"][c] for c in values["codes"]]
+        return [dict(zip(columns, row)) for row in zip(*columns.values())]
+
+    conditions = json.loads(archive.read("condition_quotients.json"))
+    assert conditions["exists"] and set(conditions["devices"]) == {"ssd", "hdd", "odd id/with space"}
+    odd = conditions["devices"]["odd id/with space"]
+    assert odd.startswith("condition_quotients/run-") and " " not in odd and odd.count("/") == 1, "a hashed, file-safe name"
+    assert [(r["device_id"], r["quotient"]) for r in rows(conditions["devices"]["ssd"])] == [("ssd", 1.5)], "no load levels"
+    assert [r["quotient"] for r in rows(odd)] == [2.0]
+    sweeps = json.loads(archive.read("sweep_summaries.json"))
+    assert sorted((r["device_b_id"], r["comparison_family"]) for r in rows(sweeps["devices"]["ssd"])) == [
+        ("hdd", "device"), ("ssd", "condition")]
+    assert [r["device_a_id"] for r in rows(sweeps["devices"]["hdd"])] == ["hdd"]
+    members = {n for n in archive.namelist() if "/" in n}
+    assert members == set(conditions["devices"].values()) | set(sweeps["devices"].values())
+    paths = json.loads(subprocess.run([sys.executable, str(DATA / "_paths.py")], env=env, capture_output=True, check=True).stdout)
+    assert {p for p in paths if p.startswith("/data/pages/")} == {f"/data/pages/{m}" for m in members}

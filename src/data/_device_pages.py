@@ -1,0 +1,105 @@
+"""What /compare reads of the comparison marts, one file per device (data/pages/<name>/<device>.json).
+
+The page shows, for the devices it compares, the condition quotients of each device and the sweep
+summaries whose side A is one of them. Whole, those were 25 MB of JSON at 10,000 runs (the sweep
+summaries 22 MB), fetched and parsed before the page's first chart; per device they are what the
+page shows. Written by pages.zip.py; their paths listed by _paths.py (Framework cannot learn a
+loader's members), from the same functions here so the two always agree.
+
+``<name>.json`` is the index: ``{"name", "exists", "devices": {device id: file under data/pages/}}``
+(``exists`` false while the mart is not built); ``<name>/<slug>.json`` the column-oriented rows of
+one device (``_sitedata.query_payload``), its columns those the page reads.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import _sitedata as sd
+
+# Load levels are left to the sweep summaries, which cover them level by level.
+LOAD_LEVEL_CONDITIONS = ("connections", "buffer_pool", "outstanding_ios")
+CONDITION_QUOTIENT_COLUMNS = (
+    "device_id", "varied_condition", "metric", "higher_is_better", "condition_a", "condition_b", "shared_conditions",
+    "study_id", "host_id", "quotient", "quotient_low", "quotient_high", "is_approx", "provenance",
+)
+SWEEP_SUMMARY_COLUMNS = (
+    "sweep_variable", "comparison_family", "varied_condition", "study_id", "host_id", "device_a_id", "device_b_id",
+    "side_a", "side_b", "metric", "higher_is_better", "fixed_conditions", "level_count", "min_level", "max_level",
+    "quotient_min", "level_at_quotient_min", "quotient_max", "level_at_quotient_max", "quotient_geomean",
+    "quotient_geomean_low", "quotient_geomean_high", "knee_level_a", "quotient_at_knee_a", "knee_level_b",
+    "quotient_at_knee_b", "stop_level", "quotient_at_stop", "is_approx",
+)
+
+
+@dataclass(frozen=True)
+class Split:
+    mart: str
+    device_column: str
+    columns: tuple[str, ...]
+    where: str = ""  # SQL condition on the mart's rows, besides the device
+
+
+SPLITS = {
+    "condition_quotients": Split("fct_condition_quotients", "device_id", CONDITION_QUOTIENT_COLUMNS,
+                                 "varied_condition not in ({})".format(", ".join(f"'{c}'" for c in LOAD_LEVEL_CONDITIONS))),
+    "sweep_summaries": Split("fct_sweep_quotient_summaries", "device_a_id", SWEEP_SUMMARY_COLUMNS),
+}
+
+
+def _usable(catalog: dict, split: Split) -> bool:
+    return split.mart in catalog and sd.has_column(catalog, split.mart, split.device_column)
+
+
+def _where(split: Split, device: bool) -> str:
+    conditions = [f"{sd.quote_ident(split.device_column)} is not null"]
+    if split.where:
+        conditions.append(f"({split.where})")
+    if device:
+        conditions.append(f"{sd.quote_ident(split.device_column)} = ?")
+    return " where " + " and ".join(conditions)
+
+
+def device_ids(con, catalog: dict, name: str) -> list[str]:
+    """The devices with rows in split ``name``, sorted."""
+    split = SPLITS[name]
+    if con is None or not _usable(catalog, split):
+        return []
+    mart = f"{sd.MARTS_SCHEMA}.{sd.quote_ident(split.mart)}"
+    return [d for (d,) in con.execute(f"select distinct {sd.quote_ident(split.device_column)} from {mart}"
+                                      f"{_where(split, False)} order by 1").fetchall()]
+
+
+def device_file(name: str, device_id: str) -> str:
+    """Where one device's rows are, under data/pages/ (the id when it is file-safe, else a hash)."""
+    return f"{name}/{sd.run_slug(str(device_id))}.json"
+
+
+def index_payload(con, catalog: dict, name: str) -> dict:
+    split = SPLITS[name]
+    if con is None or not _usable(catalog, split):
+        return {"name": name, "exists": False, "devices": {}}
+    return {"name": name, "exists": True, "mart": split.mart, "device_column": split.device_column,
+            "devices": {d: device_file(name, d) for d in device_ids(con, catalog, name)}}
+
+
+def device_payload(con, catalog: dict, name: str, device_id: str) -> dict:
+    split = SPLITS[name]
+    present = [c for c in split.columns if sd.has_column(catalog, split.mart, c)]
+    cols = ", ".join(sd.quote_ident(c) for c in present)
+    return sd.query_payload(con, name, f"select {cols} from {sd.MARTS_SCHEMA}.{sd.quote_ident(split.mart)}"
+                                       f"{_where(split, True)}", [device_id])
+
+
+def members(con, catalog: dict):
+    """(member name under data/pages/, bytes): each split's index, then one file per device."""
+    for name in SPLITS:
+        index = index_payload(con, catalog, name)
+        yield f"{name}.json", sd.json_bytes(index)
+        for device_id, file in index["devices"].items():
+            yield file, sd.json_bytes(device_payload(con, catalog, name, device_id))
+
+
+def paths(con, catalog: dict) -> list[str]:
+    """The per-device files as site paths, for _paths.py (dynamicPaths)."""
+    return [f"/data/pages/{device_file(name, d)}" for name in SPLITS for d in device_ids(con, catalog, name)]
