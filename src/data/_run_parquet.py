@@ -22,7 +22,8 @@ The same rows in the same order give the same bytes (no timestamps are written).
 A big mart is written as several files ("parts", ``data/marts/<mart>/part-<id>.parquet``), each
 the rows of a range of keys, so that one more run rewrites one part, not the mart: where a part
 starts is decided by the keys themselves (:func:`plan_parts`: a key starts a part when a hash of
-it falls in 1/K of the hash space), so adding or removing a run moves no other boundary. Each
+it falls in 1/K of the hash space; a piece over twice the part size is cut again at K/2), so
+adding or removing a run changes only the part it sorts into. Each
 part is kept in a cache beside the warehouse under a fingerprint of its rows (:func:`part_fingerprints`:
 DuckDB's hash of every row, summed), and a build whose part has the same fingerprint copies the
 file instead of writing it again (:class:`PartCache`).
