@@ -3,10 +3,11 @@
 // have rows and where; a page fetches only the files of the devices it shows (the whole sweep
 // summaries were 22 MB at 10,000 runs), each once for the page's life.
 import {rowsOf} from "./data.js";
+import {siteDataUrl} from "./site-data.js";
 
-/** Where a per-device file is served, relative to this module (works under any base path). */
+/** Where a per-device file is served. */
 export function devicePageUrl(file) {
-  return new URL(`../../data/pages/${file.split("/").map(encodeURIComponent).join("/")}`, import.meta.url).href;
+  return siteDataUrl(`pages/${file}`);
 }
 
 const fetched = new Map();

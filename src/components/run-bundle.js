@@ -8,6 +8,7 @@
 import {FileAttachment} from "observablehq:stdlib";
 import {openRangeFile} from "./parquet-range.js";
 import {martRows, readRunBundle} from "./run-rows.js";
+import {siteDataUrl} from "./site-data.js";
 
 // Which marts to read by which key, their row counts and files' layouts, the dimensions' keys
 // (src/data/marts.zip.py, src/data/_run_parquet.py run_marts_index).
@@ -20,7 +21,7 @@ const runIndex = () => (index ??= indexFile.json());
  * `file` is <mart>.parquet or, for a mart in parts, <mart>/part-<id>.parquet (run_marts.json).
  */
 export function martFileUrl(file) {
-  return new URL(`../../data/marts/${file.split("/").map(encodeURIComponent).join("/")}`, import.meta.url).href;
+  return siteDataUrl(`marts/${file}`);
 }
 
 // One open file per Parquet file for the page's life: what was fetched of it is kept.

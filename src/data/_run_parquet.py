@@ -87,6 +87,11 @@ class Part:
     end: object = None
     rows: int = 0
 
+    def listing(self) -> dict:
+        """The part as run_marts.json and catalog.json list it: file, first key (JSON-safe; null
+        for the first part), rows."""
+        return {"file": self.file, "first": _plain(self.first), "rows": self.rows}
+
 
 def key_starts_part(value, every: int) -> bool:
     """Whether a key starts a part when parts hold ~``every`` keys: its hash (SHA-1 of its text,

@@ -51,7 +51,7 @@ def keyed_parquet(name: str, key: str, folder: Path, cache: rp.PartCache):
         def write(out, part=part):
             rp.write_keyed_parquet(con, catalog, name, key, folder, part=part if len(parts) > 1 else None, out=out)
         path = cache.get_or_write(fingerprint, write)
-        entries.append({"file": part.file, "first": rp._plain(part.first), "rows": part.rows, "layout": rp.file_layout(path, key)})
+        entries.append({**part.listing(), "layout": rp.file_layout(path, key)})
         yield part.file, path
     return entries[0]["layout"] if len(parts) == 1 else entries
 
