@@ -2,11 +2,33 @@
 // Offline by design: no Google Fonts (globalStylesheets: []), no CDN imports (every library is
 // installed from npm and imported by bare specifier), no telemetry (set in the environment).
 import {execFileSync} from "node:child_process";
-import {existsSync} from "node:fs";
-import {join, resolve} from "node:path";
+import {existsSync, mkdirSync, readFileSync, writeFileSync} from "node:fs";
+import {dirname, join, resolve} from "node:path";
+import {fileURLToPath} from "node:url";
+import {buildSync} from "esbuild";
 
 // IOPSCOPE_SITE_ROOT lets a test build a copy of src/ (with its own loader cache) elsewhere.
 const root = process.env.IOPSCOPE_SITE_ROOT || "src";
+
+// Vega as ONE module: Framework serves each npm package as its own file, and vega-embed pulls in
+// ~60 of them (vega-*, d3-*); a chart page waited ~1 s on those requests before drawing (six at
+// a time per host over HTTP/1.1). esbuild (Framework's own dependency) bundles vega-embed with
+// everything it imports into <root>/components/vendor/vega-embed.js (not in git: made here, before
+// every build and preview, from the versions installed), which src/components/vega.js imports.
+// Written only when its text changed, so a preview does not reload for nothing.
+function bundleVega() {
+  const here = dirname(fileURLToPath(import.meta.url));
+  const out = resolve(root, "components", "vendor", "vega-embed.js");
+  const {outputFiles} = buildSync({
+    stdin: {contents: 'export {default} from "vega-embed";', resolveDir: here, sourcefile: "vega-embed-entry.js"},
+    bundle: true, format: "esm", platform: "browser", minify: true, legalComments: "eof", write: false, logLevel: "error"
+  });
+  const text = outputFiles[0].text;
+  if (existsSync(out) && readFileSync(out, "utf-8") === text) return;
+  mkdirSync(dirname(out), {recursive: true});
+  writeFileSync(out, text);
+}
+bundleVega();
 
 // The per-run data bundles (data/runs/<slug>.json, read on demand by the one run page
 // /runs/run?id=<run id>) and the per-mart downloads depend on what the warehouse holds, which a

@@ -6,7 +6,7 @@
         {%- do parts.append("coalesce(cast(" ~ column ~ " as " ~ dbt.type_string() ~ "), '~')") -%}
         {%- if not loop.last %}{% do parts.append("'|'") %}{% endif -%}
     {%- endfor -%}
-    {{ dbt.hash(dbt.concat(parts)) }}
+    {{ dbt.hash(concat_texts(parts)) }}
 {%- endmacro %}
 
 
@@ -19,7 +19,7 @@
         {%- do parts.append("coalesce(cast(" ~ expression ~ " as " ~ dbt.type_string() ~ "), 'n/a')") -%}
         {%- if not loop.last %}{% do parts.append("'; '") %}{% endif -%}
     {%- endfor -%}
-    {{ dbt.concat(parts) }}
+    {{ concat_texts(parts) }}
 {%- endmacro %}
 
 
@@ -32,4 +32,23 @@
 {#- Host id of a measured run: the manifest's host_id, else 'run:<run_id>' (null without a manifest). -#}
 {% macro measured_host_key(run_id, host_id, has_manifest) -%}
     (case when {{ has_manifest }} then coalesce({{ host_id }}, {{ dbt.concat(["'run:'", run_id]) }}) end)
+{%- endmacro %}
+
+
+{#- Text expressions that are never null, joined into one text in a single call. dbt.concat is a
+    chain of `||` on DuckDB, which copies the text built so far at every step: the comparison keys
+    of int_device_metrics_keyed (eleven keys of ~19 conditions per row) took 5x longer that way
+    than with DuckDB's n-ary concat(). concat() skips a null where `||` gives null, so only parts
+    that cannot be null belong here (surrogate_key and condition_key coalesce every part). Spark's
+    dbt.concat is already concat(). -#}
+{% macro concat_texts(parts) -%}
+    {{ return(adapter.dispatch('concat_texts', 'iopscope')(parts)) }}
+{%- endmacro %}
+
+{% macro duckdb__concat_texts(parts) -%}
+    concat({{ parts | join(', ') }})
+{%- endmacro %}
+
+{% macro default__concat_texts(parts) -%}
+    {{ dbt.concat(parts) }}
 {%- endmacro %}

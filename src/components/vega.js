@@ -1,6 +1,7 @@
 // Render a Vega-Lite spec with vega-embed, or a plain explanation when there is nothing to draw.
-// Everything comes from node_modules (bundled by Framework): no CDN, no remote loaders.
-import vegaEmbed from "vega-embed";
+// Everything comes from node_modules: no CDN, no remote loaders. Vega is one module bundled from
+// node_modules by observablehq.config.js (bundleVega): one request instead of ~60.
+import vegaEmbed from "./vendor/vega-embed.js";
 // Registers the build's device colours (device_colors.json) before any chart is drawn.
 import "./device-colors.js";
 import {param, setParams} from "./state.js";
@@ -123,6 +124,19 @@ export function vegaChart(specOrBuild, {rows, empty = "No data matches the curre
     draw();
   }
   return container;
+}
+
+/**
+ * Resolves when the first chart in `elements` (charts, or elements holding charts) is drawn or
+ * has failed, or after `capMs` (a chart below the fold is drawn only when scrolled to). A page
+ * that reads more data after its first charts waits on this: decoding that data would share the
+ * main thread with drawing them.
+ */
+export function firstChartDrawn(elements, capMs = 1500) {
+  const charts = elements.flatMap((e) => [e, ...(e?.querySelectorAll?.(".vega-chart") ?? [])]);
+  const readies = charts.map((c) => c?.ready).filter(Boolean);
+  if (!readies.length) return Promise.resolve();
+  return Promise.race([...readies, new Promise((resolve) => setTimeout(resolve, capMs))]);
 }
 
 // SVG keeps every mark in the DOM (tests count them); past CANVAS_ABOVE rows canvas draws the

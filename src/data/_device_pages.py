@@ -13,6 +13,7 @@ one device (``_sitedata.query_payload``), its columns those the page reads.
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 
 import _sitedata as sd
@@ -51,12 +52,10 @@ def _usable(catalog: dict, split: Split) -> bool:
     return split.mart in catalog and sd.has_column(catalog, split.mart, split.device_column)
 
 
-def _where(split: Split, device: bool) -> str:
+def _where(split: Split) -> str:
     conditions = [f"{sd.quote_ident(split.device_column)} is not null"]
     if split.where:
         conditions.append(f"({split.where})")
-    if device:
-        conditions.append(f"{sd.quote_ident(split.device_column)} = ?")
     return " where " + " and ".join(conditions)
 
 
@@ -67,7 +66,7 @@ def device_ids(con, catalog: dict, name: str) -> list[str]:
         return []
     mart = f"{sd.MARTS_SCHEMA}.{sd.quote_ident(split.mart)}"
     return [d for (d,) in con.execute(f"select distinct {sd.quote_ident(split.device_column)} from {mart}"
-                                      f"{_where(split, False)} order by 1").fetchall()]
+                                      f"{_where(split)} order by 1").fetchall()]
 
 
 def device_file(name: str, device_id: str) -> str:
@@ -83,12 +82,28 @@ def index_payload(con, catalog: dict, name: str) -> dict:
             "devices": {d: device_file(name, d) for d in device_ids(con, catalog, name)}}
 
 
-def device_payload(con, catalog: dict, name: str, device_id: str) -> dict:
-    split = SPLITS[name]
+def _select(catalog: dict, split: Split) -> str:
     present = [c for c in split.columns if sd.has_column(catalog, split.mart, c)]
-    cols = ", ".join(sd.quote_ident(c) for c in present)
-    return sd.query_payload(con, name, f"select {cols} from {sd.MARTS_SCHEMA}.{sd.quote_ident(split.mart)}"
-                                       f"{_where(split, True)}", [device_id])
+    return "select " + ", ".join(sd.quote_ident(c) for c in present) + \
+        f" from {sd.MARTS_SCHEMA}.{sd.quote_ident(split.mart)}"
+
+
+def device_payloads(con, catalog: dict, name: str):
+    """(device id, its file's payload) for every device of split ``name``, in device order, from
+    one scan of the mart: a query per device scanned the whole mart once per device (1,063 scans
+    of two marts at 10,000 runs, most of the loader's time)."""
+    split = SPLITS[name]
+    device = sd.quote_ident(split.device_column)
+    # (the device column is one of the split's columns: the page reads it too). Ordered by every
+    # column after the device: the same warehouse gives the same bytes.
+    present = [c for c in split.columns if sd.has_column(catalog, split.mart, c)]
+    order = ", ".join([device] + [sd.quote_ident(c) for c in present if c != split.device_column])
+    cur = con.execute(f"{_select(catalog, split)}{_where(split)} order by {order}")
+    names = [d[0] for d in cur.description]
+    types = [str(d[1]) for d in cur.description]
+    at = names.index(split.device_column)
+    for device_id, rows in itertools.groupby(cur.fetchall(), key=lambda row: row[at]):
+        yield device_id, sd.rows_payload(name, names, types, list(rows))
 
 
 def members(con, catalog: dict):
@@ -96,8 +111,10 @@ def members(con, catalog: dict):
     for name in SPLITS:
         index = index_payload(con, catalog, name)
         yield f"{name}.json", sd.json_bytes(index)
-        for device_id, file in index["devices"].items():
-            yield file, sd.json_bytes(device_payload(con, catalog, name, device_id))
+        if not index["exists"]:
+            continue
+        for device_id, payload in device_payloads(con, catalog, name):
+            yield index["devices"][device_id], sd.json_bytes(payload)
 
 
 def paths(con, catalog: dict) -> list[str]:

@@ -276,7 +276,11 @@ def query_payload(con, name: str, sql: str, params: list | None = None) -> dict:
     cur = con.execute(sql, params or [])
     names = [d[0] for d in cur.description]
     types = [str(d[1]) for d in cur.description]
-    rows = cur.fetchall()
+    return rows_payload(name, names, types, cur.fetchall())
+
+
+def rows_payload(name: str, names: list[str], types: list[str], rows: list[tuple]) -> dict:
+    """Rows (tuples, in the order of ``names``) as ``query_payload`` writes them."""
     data = {n: encode_column([clean(row[i]) for row in rows]) for i, n in enumerate(names)}
     return {"name": name, "exists": True, "rows": len(rows),
             "columns": [{"name": n, "type": t} for n, t in zip(names, types)], "data": data}

@@ -155,6 +155,18 @@ describe("charts", () => {
   });
 });
 
+describe("vega", () => {
+  test("a chart page loads Vega as one module, not one file per package", async () => {
+    const asked = [];
+    await onPage("/tpcc", READY["/tpcc"], async (page) => {
+      const names = await page.evaluate(() => performance.getEntriesByType("resource").map((e) => new URL(e.name).pathname));
+      asked.push(...names);
+    });
+    assert.deepEqual(asked.filter((p) => /\/_node\/(vega|d3-)/.test(p)), [], "no vega-* or d3-* package files");
+    assert.equal(asked.filter((p) => /\/_import\/components\/vendor\/vega-embed\.[0-9a-f]+\.js$/.test(p)).length, 1);
+  });
+});
+
 describe("home", () => {
   test("says what the database holds and draws the headline", async () => {
     await onPage("/", "#holdings", async (page) => {
@@ -542,6 +554,26 @@ describe("run page", () => {
       release();
       await context.close();
     }
+  });
+
+  test("asks for the run's samples once its first chart is drawn, not while it is drawing", async (t) => {
+    // The sample marts' reads are decoded on the main thread: started with the results, they
+    // held up the first chart. (The page waits at most 1.5 s for that chart: a chart out of view
+    // is drawn only when scrolled to.)
+    const cpu = new Set((await martRows("dim_runs")).filter((r) => Number(r.cpu_sample_count) > 0).map((r) => r.run_id));
+    const runId = (await martRows("fct_fio_results")).map((r) => r.run_id).find((id) => cpu.has(id));
+    if (!runId) return t.skip("no fio run with CPU samples");
+    await onPage(runPage(runId), "#run-title", async (page) => {
+      await page.locator("#run-fio .vega-chart[data-rendered]").first().waitFor({timeout: 30000});
+      await page.locator("#run-more:not(.pending) #run-cpu").waitFor({timeout: 30000});
+      const {drawnAt, samplesAskedAt} = await page.evaluate(() => ({
+        drawnAt: Math.min(...[...document.querySelectorAll(".vega-chart[data-rendered-at]")].map((c) => Number(c.dataset.renderedAt))),
+        samplesAskedAt: performance.getEntriesByType("resource")
+          .filter((e) => /\/data\/marts\/fct_(cpu_samples|iostat_device_samples)[./]/.test(e.name)).map((e) => e.startTime)
+      }));
+      assert.ok(samplesAskedAt.length > 0, "the samples were read");
+      assert.ok(Math.min(...samplesAskedAt) >= drawnAt, `samples asked for at ${samplesAskedAt} ms, first chart drawn at ${drawnAt} ms`);
+    });
   });
 
   test("an id that is not a run says so (no failed request, no error)", async () => {
