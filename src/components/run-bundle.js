@@ -59,11 +59,12 @@ const recent = new Map();
 
 /**
  * Everything the marts hold about one run, or null when no mart has a row of it. `tables`:
- * only these marts (a page that draws one mart of a run reads only that one). Rejects when a
- * file cannot be read (a broken build or host), never answers such a run with "not found".
+ * only these marts (a page that draws one mart of a run reads only that one); `byTools`: see
+ * run-rows.js readRunBundle. Rejects when a file cannot be read (a broken build or host), never
+ * answers such a run with "not found".
  */
-export async function loadRunBundle(runId, {tables = null} = {}) {
-  const key = `${runId}\u0000${tables ? tables.join(",") : "*"}`;
+export async function loadRunBundle(runId, {tables = null, byTools = true} = {}) {
+  const key = `${runId}\u0000${tables ? tables.join(",") : "*"}\u0000${byTools}`;
   if (recent.has(key)) {
     const kept = recent.get(key);
     recent.delete(key);
@@ -73,7 +74,7 @@ export async function loadRunBundle(runId, {tables = null} = {}) {
   // A mark per run read (not per cached answer): which runs a page read is visible to tests and
   // tools through the Performance API, as the per-run files' requests used to be.
   performance.mark(RUN_READ_MARK, {detail: String(runId)});
-  const loading = runIndex().then((index) => readRunBundle(String(runId), {index, open: martFile, tables, read: sharedRead}));
+  const loading = runIndex().then((index) => readRunBundle(String(runId), {index, open: martFile, tables, byTools, read: sharedRead}));
   recent.set(key, loading);
   loading.catch(() => recent.delete(key));
   while (recent.size > KEPT) recent.delete(recent.keys().next().value);

@@ -113,13 +113,17 @@ async function warm(open, mart, values) {
  * null when no mart has a row of it. `index`: data/marts/run_marts.json; `open(file, layout)`: resolves to
  * the mart's file for range reads; `tables`: only these marts (then never null); `read(mart, key,
  * value)`: the rows of a mart (default martRows; a page shares one across its reads).
+ * `byTools` (default true): a mart only some tools fill waits for the run's row of dim_runs and is
+ * not read when the run has none of them; false reads every mart at once, a round trip sooner,
+ * at the cost of a page of each mart the run has no rows in (the run page's first read: the
+ * results its first chart draws).
  */
-export async function readRunBundle(runId, {index, open, tables = null, read = (m, key, value) => martRows(open, m, key, value)}) {
+export async function readRunBundle(runId, {index, open, tables = null, byTools = true, read = (m, key, value) => martRows(open, m, key, value)}) {
   const {marts, dims, run_row_limit: limit} = index;
   const wanted = (name) => !tables || tables.includes(name);
   const byRun = marts.filter((m) => m.key === "run_id" && wanted(m.name));
   // What later reads need first, fetched now, beside dim_runs (errors surface in those reads)
-  const gatedLater = (m) => Array.isArray(m.tools) && byRun.some((r) => r.name === "dim_runs");
+  const gatedLater = (m) => byTools && Array.isArray(m.tools) && byRun.some((r) => r.name === "dim_runs");
   for (const m of byRun.filter(gatedLater)) warm(open, m, runId).catch(() => {});
   for (const m of marts.filter((d) => dims[d.name] && wanted(d.name))) warm(open, m, null).catch(() => {});
   // Marts only some runs fill (m.tools: the tool sets of their runs, from the build) wait for the

@@ -1,12 +1,7 @@
 # Data loader: the marts as files the site serves under data/marts/ (Framework extracts zip
-# members on demand: data/marts.zip member x.json is data/marts/x.json):
-#   <mart>.json     column-oriented JSON ({"exists", "columns", "data": {col: [...]}}), only for the
-#                   marts a page reads whole (PAGE_MARTS: dimensions and per-result marts, whose
-#                   size follows the number of results, not of samples). The per-sample marts
-#                   (intervals, histograms, log, iostat and CPU samples) get none: the overview
-#                   pages read aggregates (src/data/pages.zip.py) and a run's samples come from the
-#                   Parquet files below, read by range. A page mart not built yet gets
-#                   {"exists": false}, so pages explain the gap instead of failing the build
+# members on demand: data/marts.zip member x.parquet is data/marts/x.parquet). Pages read what
+# they draw from data/pages/ (src/data/pages.zip.py), not from here: the whole-mart JSON this
+# archive once held for them (6 s at 10,000 runs) was read by no page and shipped by no build.
 #   <mart>.csv      CSV download (header row, UTF-8)        } every mart that exists (CSV only up
 #                                                            } to sd.CSV_MAX_ROWS rows and
 #                                                            } sd.CSV_MAX_VALUES values);
@@ -32,12 +27,6 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import _run_parquet as rp  # noqa: E402
 import _sitedata as sd  # noqa: E402
 
-# The marts some page reads as data/marts/<mart>.json (grep FileAttachment in src/).
-PAGE_MARTS = (
-    "dim_runs", "dim_devices", "dim_hosts", "dim_db_configs", "dim_load_profiles",
-    "fct_tpcc_results", "fct_published_io_results", "fct_device_capabilities", "fct_tpcc_sweep_knees",
-)
-
 con = sd.connect()
 catalog = sd.marts(con)
 
@@ -59,19 +48,15 @@ def keyed_parquet(name: str, key: str, folder: Path, cache: rp.PartCache):
 def members(folder: Path):
     layouts = {}  # of the keyed Parquet files, for run_marts.json
     cache = rp.PartCache()
-    for name in sorted(set(PAGE_MARTS) | set(catalog)):
-        if name in PAGE_MARTS:
-            payload = sd.table_payload(con, name, catalog=catalog) if name in catalog else sd.missing_payload(name)
-            yield f"{name}.json", sd.json_bytes(payload)
-        if name in catalog:
-            key = rp.key_of(catalog, name)
-            for fmt in sd.download_formats(con, name):  # huge marts: Parquet only
-                if fmt == "parquet" and key is not None:
-                    layouts[name] = yield from keyed_parquet(name, key, folder, cache)
-                    continue  # the cache keeps its files for the next build
-                path = sd.mart_file_path(con, name, fmt, folder)
-                yield f"{name}.{fmt}", path
-                path.unlink()  # the archive holds it now
+    for name in sorted(catalog):
+        key = rp.key_of(catalog, name)
+        for fmt in sd.download_formats(con, name):  # huge marts: Parquet only
+            if fmt == "parquet" and key is not None:
+                layouts[name] = yield from keyed_parquet(name, key, folder, cache)
+                continue  # the cache keeps its files for the next build
+            path = sd.mart_file_path(con, name, fmt, folder)
+            yield f"{name}.{fmt}", path
+            path.unlink()  # the archive holds it now
     # What the run page reads first (src/components/run-bundle.js): written here, beside the very
     # files whose byte offsets it records, so the two always come from the same build.
     yield "run_marts.json", sd.json_bytes(rp.run_marts_index(con, catalog, layouts) if con is not None

@@ -14,6 +14,7 @@ import _sitedata as sd  # noqa: E402
 with tempfile.TemporaryDirectory(prefix="iopscope-site-") as tmp:
     out = Path(tmp) / "iopscope.duckdb"
     sd.write_site_database_for_browser(out)
-    # mtime=0: the same warehouse gives the same bytes (stable hashed file names).
-    sys.stdout.buffer.write(gzip.compress(out.read_bytes(), compresslevel=9, mtime=0))
+    # mtime=0: the same warehouse gives the same bytes (stable hashed file names). Level 6, not
+    # 9: at 10,000 runs 1.4 s instead of 2.9 s for 12.23 MB instead of 12.20 MB.
+    sys.stdout.buffer.write(gzip.compress(out.read_bytes(), compresslevel=6, mtime=0))
     sys.stdout.flush()

@@ -163,6 +163,9 @@ def test_the_build_writes_no_file_per_run(warehouse, tmp_path):
     for name in names + paths:
         assert not any(s in name for s in slugs), f"{name} is a file per run"
     assert "marts/fct_samples.parquet" in names and "/data/marts/fct_samples.parquet" in paths
+    # data/marts/ holds downloads and what the run page reads by range, nothing a page reads whole
+    marts = [n for n in names if n.startswith("marts/")]
+    assert [n for n in marts if not n.endswith((".csv", ".parquet")) and n != "marts/run_marts.json"] == []
 
 
 def test_archive_members_are_also_in_frameworks_cache(tmp_path, monkeypatch):
