@@ -188,6 +188,13 @@ async function capture(page, name) {
  * bench/site_budget.mjs, not here. A page that does not finish says why (chartDiagnosis).
  */
 export async function drawAllCharts(page, {timeout = 30000} = {}) {
+  // A page still bringing in part of itself says so with aria-busy (the run page's samples,
+  // read once its first chart is drawn): wait for it, so its charts are there to be drawn.
+  try {
+    await page.waitForFunction(() => !document.querySelector('[aria-busy="true"]'), null, {timeout, ...TIMER_POLLING});
+  } catch (error) {
+    throw new Error(`part of the page still loading (aria-busy) after ${timeout} ms`, {cause: error});
+  }
   // (plain timers, not requestAnimationFrame, which a renderer may stop serving; the charts'
   // IntersectionObserver fires on scroll either way)
   await within(page.evaluate(async () => {
