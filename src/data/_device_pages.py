@@ -82,10 +82,9 @@ def index_payload(con, catalog: dict, name: str) -> dict:
             "devices": {d: device_file(name, d) for d in device_ids(con, catalog, name)}}
 
 
-def _select(catalog: dict, split: Split) -> str:
-    present = [c for c in split.columns if sd.has_column(catalog, split.mart, c)]
-    return "select " + ", ".join(sd.quote_ident(c) for c in present) + \
-        f" from {sd.MARTS_SCHEMA}.{sd.quote_ident(split.mart)}"
+def _columns(catalog: dict, split: Split) -> list[str]:
+    """The split's columns the mart has (a warehouse of an older build may lack some)."""
+    return [c for c in split.columns if sd.has_column(catalog, split.mart, c)]
 
 
 def device_payloads(con, catalog: dict, name: str):
@@ -96,9 +95,11 @@ def device_payloads(con, catalog: dict, name: str):
     device = sd.quote_ident(split.device_column)
     # (the device column is one of the split's columns: the page reads it too). Ordered by every
     # column after the device: the same warehouse gives the same bytes.
-    present = [c for c in split.columns if sd.has_column(catalog, split.mart, c)]
+    present = _columns(catalog, split)
+    columns = ", ".join(sd.quote_ident(c) for c in present)
     order = ", ".join([device] + [sd.quote_ident(c) for c in present if c != split.device_column])
-    cur = con.execute(f"{_select(catalog, split)}{_where(split)} order by {order}")
+    cur = con.execute(f"select {columns} from {sd.MARTS_SCHEMA}.{sd.quote_ident(split.mart)}"
+                      f"{_where(split)} order by {order}")
     names = [d[0] for d in cur.description]
     types = [str(d[1]) for d in cur.description]
     at = names.index(split.device_column)
