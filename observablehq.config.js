@@ -1,11 +1,13 @@
 // Observable Framework configuration for the iopscope site.
 // Offline by design: no Google Fonts (globalStylesheets: []), no CDN imports (every library is
 // installed from npm and imported by bare specifier), no telemetry (set in the environment).
-import {execFileSync} from "node:child_process";
+import {execFile} from "node:child_process";
 import {existsSync, mkdirSync, readFileSync, writeFileSync} from "node:fs";
 import {dirname, join, resolve} from "node:path";
 import {fileURLToPath} from "node:url";
+import {promisify} from "node:util";
 import {buildSync} from "esbuild";
+import {describeLoaderRuns, runLoadersSideBySide} from "./sitebuild/loaders.js";
 
 // IOPSCOPE_SITE_ROOT lets a test build a copy of src/ (with its own loader cache) elsewhere.
 const root = process.env.IOPSCOPE_SITE_ROOT || "src";
@@ -30,26 +32,34 @@ function bundleVega() {
 }
 bundleVega();
 
-// The per-run data bundles (data/runs/<slug>.json, read on demand by the one run page
-// /runs/run?id=<run id>) and the per-mart downloads depend on what the warehouse holds, which a
-// data loader cannot tell Framework: ask src/data/_paths.py (venv Python, reads the marts of
-// $IOPSCOPE_WAREHOUSE). No warehouse yet -> it prints []. Any failure fails the build: a
-// warning here once let a build finish without any run data (ENOBUFS at 10,000 runs).
-function warehousePaths() {
+// `observable build` only (a preview runs each loader when a page asks for its file): every data
+// loader starts now, side by side, instead of one after another when the build reaches its files
+// (sitebuild/loaders.js); dynamicPaths below waits for them before the build copies any file.
+const building = process.argv[2] === "build";
+const loaderRuns = building ? runLoadersSideBySide(root) : null;
+
+// The downloads and run-page files depend on what the warehouse holds, which a data loader cannot
+// tell Framework: ask src/data/_paths.py (venv Python, reads the marts of $IOPSCOPE_WAREHOUSE).
+// No warehouse yet -> it prints []. Any failure fails the build: a warning here once let a build
+// finish without any run data (ENOBUFS at 10,000 runs). Asynchronous, so the loaders above and
+// Framework's reading of the pages go on while it runs.
+async function warehousePaths() {
   const venv = join(process.cwd(), ".venv", "bin", "python");
   const python = process.env.IOPSCOPE_PYTHON || (existsSync(venv) ? venv : "python3");
   const script = resolve(root, "data", "_paths.py");
   let out;
   try {
-    out = execFileSync(python, [script], {
+    let stderr;
+    ({stdout: out, stderr} = await promisify(execFile)(python, [script], {
       encoding: "utf-8",
-      stdio: ["ignore", "pipe", "inherit"],
       timeout: 600000,
       // The 1 MiB default overflowed at 10,000 runs (ENOBUFS); ~60 bytes per run.
       maxBuffer: 256 * 1024 * 1024
-    });
+    }));
+    if (stderr) process.stderr.write(stderr);
   } catch (error) {
-    throw new Error(`iopscope: ${script} failed, so the build cannot know the run data and downloads to write: ${error.message.split("\n")[0]}`);
+    const said = String(error.stderr ?? "").trim().split("\n").slice(-5).join("\n");
+    throw new Error(`iopscope: ${script} failed, so the build cannot know the run data and downloads to write: ${error.message.split("\n")[0]}${said ? `\n${said}` : ""}`);
   }
   const paths = JSON.parse(out);
   if (!Array.isArray(paths)) throw new Error(`iopscope: ${script} printed ${typeof paths}, not a list of paths`);
@@ -91,8 +101,16 @@ export default {
     {name: "SQL", path: "/sql"},
     {name: "Data", path: "/downloads"}
   ],
+  // Framework asks for these after every page of src/ is read, and copies data files only after
+  // that: the loaders started above run during the first and are done before the second.
   dynamicPaths: async function* () {
-    yield* warehousePaths();
+    const paths = warehousePaths();
+    paths.catch(() => {}); // its failure is thrown below, after the loaders finished
+    if (loaderRuns) {
+      const report = describeLoaderRuns(await loaderRuns);
+      if (report) process.stderr.write(`${report}\n`);
+    }
+    yield* await paths;
   },
   // The default stylesheet list links fonts.googleapis.com: keep it empty and import the
   // Framework theme from our own stylesheet instead.

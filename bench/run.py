@@ -250,6 +250,7 @@ def snapshot(work: Path) -> dict[str, Any]:
     site = base / "site"
     site.mkdir()
     shutil.copytree(ROOT / "src", site / "src", ignore=ignore)
+    shutil.copytree(ROOT / "sitebuild", site / "sitebuild", ignore=ignore)   # the config imports it
     for name in ("observablehq.config.js", "package.json"):
         shutil.copy2(ROOT / name, site / name)
     SNAP.update(python=base / "python", project=project, site=site)
@@ -564,6 +565,7 @@ def private_site_root(work: Path, keep_cache: bool = False) -> Path:
     site.mkdir(parents=True)
     source = SNAP.get("site", ROOT)
     shutil.copytree(source / "src", site / "src", ignore=shutil.ignore_patterns(".observablehq"))
+    shutil.copytree(source / "sitebuild", site / "sitebuild")   # the config imports it
     if kept.is_dir():
         kept.rename(cache)
     for name in ("observablehq.config.js", "package.json"):
@@ -596,6 +598,9 @@ def run_site(env: dict[str, str], site_root: Path, dist: Path, timeout_s: float 
     # where a rebuild's time goes (loaders run concurrently, so these overlap)
     out["loaders_ms"] = {name: int(ms) for name, ms in
                          re.findall(r"load (/data/\S+) → \[missing\] success [\d.]+ \w*B in (\d+)ms", log_text)}
+    # ... or, since they run side by side before Framework copies any file (sitebuild/loaders.js):
+    out["loaders_ms"].update({name: int(ms) for name, ms in
+                              re.findall(r"iopscope: data loader (/data/\S+) ran side by side: \d+ bytes in (\d+)ms", log_text)})
     # and marts.zip.py: how many keyed Parquet files came from the part cache, how many were written
     parts = re.search(r"marts: (\d+) Parquet files from the part cache, (\d+) written", log_text)
     if parts:

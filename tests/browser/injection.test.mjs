@@ -87,7 +87,7 @@ function inputsHash() {
       else hash.update(relative(ROOT, path)).update(readFileSync(path));
     }
   };
-  for (const dir of ["src", "models", "macros", "ingest/iopscope"]) walk(join(ROOT, dir));
+  for (const dir of ["src", "sitebuild", "models", "macros", "ingest/iopscope"]) walk(join(ROOT, dir));
   for (const file of ["observablehq.config.js", "dbt_project.yml", "package-lock.json", relative(ROOT, join(SOURCE_RUN, "run.toml"))]) {
     const path = join(ROOT, file);
     if (existsSync(path)) hash.update(readFileSync(path));
