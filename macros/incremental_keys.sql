@@ -2,7 +2,7 @@
     configuration, a comparison group), rebuilt only for the keys whose inputs changed.
 
     A key's inputs are fingerprinted by a small table model (int_db_config_fingerprints,
-    int_device_metric_groups): one row per key, `<key columns>, key_fingerprint`, and
+    int_device_fingerprints): one row per key, `<key columns>, key_fingerprint`, and
     `is_new_or_changed` = the key has no row with that fingerprint in the previous build of the
     same table (the warehouse copy an update starts from; true for every key in a full build), as
     int_run_fingerprints does for runs. A model built from those keys then

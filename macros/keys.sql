@@ -52,3 +52,13 @@
 {% macro default__concat_texts(parts) -%}
     {{ dbt.concat(parts) }}
 {%- endmacro %}
+
+
+{#- The column names qualified with `prefix` ('a.', 'steps.'): for surrogate_key over a join. -#}
+{% macro prefixed(columns, prefix) -%}
+    {%- set out = [] -%}
+    {%- for column in columns -%}
+        {%- do out.append(prefix ~ column) -%}
+    {%- endfor -%}
+    {{ return(out) }}
+{%- endmacro %}

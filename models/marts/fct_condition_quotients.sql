@@ -20,37 +20,28 @@
 --   quotient_low  = value_a_low / value_b_high, quotient_high = value_a_high / value_b_low
 --   pct_diff_low / _high = (quotient_low / _high - 1) x 100
 --
--- Incremental by comparison group (varied condition, shared conditions, metric, device;
--- int_device_metric_groups, macros/incremental_keys.sql): an update deletes the quotients of
--- changed and vanished groups and pairs again only the rows of new and changed groups; a full
--- build pairs every group.
+-- Incremental by device (int_device_fingerprints, macros/incremental_keys.sql): every pair is
+-- two results of one device, so an update deletes the quotients of new, changed and vanished
+-- devices and pairs again only their results; a full build pairs every device.
 {{ config(
     materialized='incremental',
     incremental_strategy='append',
     on_schema_change='fail',
-    pre_hook="{{ delete_rows_of_changed_keys(ref('int_device_metric_groups'), [[['varied_condition', 'varied_condition'], ['shared_conditions', 'shared_conditions'], ['metric', 'metric'], ['device_id', 'device_id']]]) }}"
+    pre_hook="{{ delete_rows_of_changed_keys(ref('int_device_fingerprints'), [[['device_id', 'device_id']]]) }}"
 ) }}
--- depends_on: {{ ref('int_device_metric_groups') }}
+-- depends_on: {{ ref('int_device_fingerprints') }}
 
 with metrics as (
 
-    select * from {{ ref('int_device_metrics_keyed') }}
-    where not is_range_end
+    select * from {{ ref('int_device_metrics_keyed') }} as keyed
+    where not keyed.is_range_end
+      and {{ keys_to_build_filter(ref('int_device_fingerprints'), [['keyed.device_id', 'device_id']]) }}
 
 ),
 
 {%- for kind in condition_kinds() %}
 {%- set dropped = kind['varies'] + kind['with'] + kind['stated_equal'] %}
 {%- set side_conditions = kind['with'] + kind['stated_equal'] %}
-
-{{ kind['name'] }}_metrics as (
-
-    select * from metrics
-    where {{ keys_to_build_filter(ref('int_device_metric_groups'),
-                                  [["'" ~ kind['name'] ~ "'", 'varied_condition'], ['metrics.key_except_' ~ kind['name'], 'shared_conditions'],
-                                   ['metrics.metric', 'metric'], ['metrics.device_id', 'device_id']]) }}
-
-),
 
 {{ kind['name'] }}_pairs as (
 
@@ -81,8 +72,8 @@ with metrics as (
         b.fact_id as fact_b_id,
         (a.is_approx or b.is_approx) as is_approx,
         {{ dbt.concat(["'A: '", "a.provenance", "' | B: '", "b.provenance"]) }} as provenance
-    from {{ kind['name'] }}_metrics as a
-    inner join {{ kind['name'] }}_metrics as b
+    from metrics as a
+    inner join metrics as b
         on  a.key_except_{{ kind['name'] }} = b.key_except_{{ kind['name'] }}
         and a.metric = b.metric
         and a.device_id = b.device_id

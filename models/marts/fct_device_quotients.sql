@@ -10,9 +10,24 @@
 --                    (interval arithmetic on the printed precision; high null = unbounded)
 --   pct_diff_low / _high = (quotient_low / _high - 1) x 100
 --   is_quotient_range_wide: the quotient's low..high spans more than var('wide_range_min_pct') %
+--
+-- Incremental by device (int_device_fingerprints, macros/incremental_keys.sql): a pair depends
+-- only on its two devices' results, so an update deletes the pairs with a new, changed or
+-- vanished device on either side and pairs again only those with one on a side.
+{{ config(
+    materialized='incremental',
+    incremental_strategy='append',
+    on_schema_change='fail',
+    pre_hook="{{ delete_rows_of_changed_keys(ref('int_device_fingerprints'), [[['device_a_id', 'device_id']], [['device_b_id', 'device_id']]]) }}"
+) }}
+-- depends_on: {{ ref('int_device_fingerprints') }}
+
 with metrics as (
 
-    select * from {{ ref('int_device_metrics_keyed') }}
+    select
+        keyed.*,
+        {{ keys_to_build_filter(ref('int_device_fingerprints'), [['keyed.device_id', 'device_id']]) }} as is_device_to_build
+    from {{ ref('int_device_metrics_keyed') }} as keyed
 
 ),
 
@@ -58,6 +73,7 @@ paired as (
         and a.device_id <> b.device_id
         and a.printed_figure_id <> b.printed_figure_id
     where not a.is_range_end and not b.is_range_end
+      and (a.is_device_to_build or b.is_device_to_build)
 
 ),
 

@@ -21,17 +21,34 @@
 -- Repeated results at one level count once, at their mean quotient (bounds: the widest).
 -- A condition pair is not summarised over its own varied condition (connections pairs over a
 -- connections sweep).
+--
+-- Incremental by device (int_device_fingerprints, macros/incremental_keys.sql): a summary depends
+-- only on the quotients of its device pair (or its one device) and on where those devices'
+-- results sit in their sweeps (side_sweeps below; sweep_side_inputs() lists what it reads), so an
+-- update deletes the summaries with a new, changed or vanished device on either side and
+-- summarises again only those. The quotient marts it reads are brought up to date before it.
+{{ config(
+    materialized='incremental',
+    incremental_strategy='append',
+    on_schema_change='fail',
+    pre_hook="{{ delete_rows_of_changed_keys(ref('int_device_fingerprints'), [[['device_a_id', 'device_id']], [['device_b_id', 'device_id']]]) }}"
+) }}
+-- depends_on: {{ ref('int_device_fingerprints') }}
+
 with device_pairs as (
 
-    select * from {{ ref('fct_device_quotients') }}
-    where quotient is not null
+    select * from {{ ref('fct_device_quotients') }} as quotients
+    where quotients.quotient is not null
+      and ({{ keys_to_build_filter(ref('int_device_fingerprints'), [['quotients.device_a_id', 'device_id']]) }}
+           or {{ keys_to_build_filter(ref('int_device_fingerprints'), [['quotients.device_b_id', 'device_id']]) }})
 
 ),
 
 condition_pairs as (
 
-    select * from {{ ref('fct_condition_quotients') }}
-    where quotient is not null
+    select * from {{ ref('fct_condition_quotients') }} as quotients
+    where quotients.quotient is not null
+      and {{ keys_to_build_filter(ref('int_device_fingerprints'), [['quotients.device_id', 'device_id']]) }}
 
 ),
 
@@ -103,6 +120,7 @@ levels as (
 
 ),
 
+-- what it reads of steps and knees is what int_device_fingerprints hashes (sweep_side_inputs())
 tpcc_side_sweeps as (
 
     select

@@ -127,13 +127,13 @@ def test_incremental_build_equals_full_build(private_env):
     assert _run_id(DELETED) not in runs
 
     # The incremental-by-key models rebuilt only what changed: the one new configuration (the
-    # deleted one has no fingerprint left), and some but not all comparison groups.
+    # deleted one has no fingerprint left), and some but not all devices.
     changed_configs = con.execute(
         "select config_id from inc.intermediate.int_db_config_fingerprints where is_new_or_changed").fetchall()
     assert changed_configs == [(f"run:{_run_id(CONFIG_FROM)}-copy",)]
-    changed_groups, groups = con.execute(
-        "select count(*) filter (where is_new_or_changed), count(*) from inc.intermediate.int_device_metric_groups").fetchone()
-    assert 0 < changed_groups < groups
+    changed_devices, devices = con.execute(
+        "select count(*) filter (where is_new_or_changed), count(*) from inc.intermediate.int_device_fingerprints").fetchone()
+    assert 0 < changed_devices < devices
 
 
 def _compare_marts(inc: Path, full: Path, incremental: list[str]) -> duckdb.DuckDBPyConnection:
@@ -185,3 +185,6 @@ def test_one_new_run_into_a_compacted_lake_equals_a_full_build(tmp_path, monkeyp
     new_run = plan(7, 7)[6]
     flagged = con.execute("select run_id from inc.intermediate.int_run_fingerprints where is_new_or_changed").fetchall()
     assert flagged == [(new_run.run_id,)]
+    # and of the devices, only the new run's: the comparison marts paired again only its rows
+    devices = con.execute("select device_id from inc.intermediate.int_device_fingerprints where is_new_or_changed").fetchall()
+    assert devices == [(new_run.campaign.device_id,)]

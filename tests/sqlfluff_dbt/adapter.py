@@ -7,6 +7,8 @@ _DUCKDB = {
     "type_double": lambda: "double",
     "delete_stale_runs": lambda: "",
     "lake_relation": lambda relation, source_name, table_name: str(relation),
+    "concat_texts": lambda parts: f"concat({', '.join(parts)})",
+    "delete_rows_of_changed_keys": lambda fingerprints, key_maps: "",
 }
 
 
