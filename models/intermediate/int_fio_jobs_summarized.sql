@@ -37,10 +37,10 @@ final as (
         min(ioengine) as ioengine,
         min(tool) as tool,
         count(*) as direction_count,
-        sum(iops) as total_iops,
-        sum(bw_mib_per_s) as total_mib_per_s,
+        {{ stable_sum("iops") }} as total_iops,
+        {{ stable_sum("bw_mib_per_s") }} as total_mib_per_s,
         max(clat_p99_us) as worst_clat_p99_us,
-        {{ safe_divide('sum(iops * lat_mean_us)', 'sum(case when lat_mean_us is not null then iops end)') }} as mean_lat_us
+        {{ safe_divide(stable_sum("iops * lat_mean_us"), stable_sum("case when lat_mean_us is not null then iops end")) }} as mean_lat_us
     from results
     group by fio_job_id
 

@@ -56,7 +56,7 @@ sweep_sizes as (
 
 curve_points as (
 
-    select sweep_id, load_level, avg(throughput) as throughput
+    select sweep_id, load_level, {{ stable_avg("throughput") }} as throughput
     from steps
     group by sweep_id, load_level
 

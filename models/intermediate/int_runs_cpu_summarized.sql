@@ -18,9 +18,9 @@ final as (
         min(window_basis) as cpu_window_basis,
         count(*) as cpu_sample_count,
         max(logical_cpus) as cpu_logical_cpus,
-        avg(user_pct + system_pct) as cpu_user_sys_pct,
-        avg(busy_pct) as cpu_busy_pct,
-        avg(iowait_pct) as cpu_iowait_pct
+        {{ stable_avg("user_pct + system_pct") }} as cpu_user_sys_pct,
+        {{ stable_avg("busy_pct") }} as cpu_busy_pct,
+        {{ stable_avg("iowait_pct") }} as cpu_iowait_pct
     from samples
     group by run_id
 

@@ -26,13 +26,13 @@ per_device as (
         role_bucket,
         kernel_name,
         count(*) as sample_count,
-        avg(read_iops) as read_iops,
-        avg(write_iops) as write_iops,
-        sum(read_iops * coalesce(read_await_ms, await_ms)) as read_await_weight,
-        sum(case when coalesce(read_await_ms, await_ms) is not null then read_iops end) as read_weight,
-        sum(write_iops * coalesce(write_await_ms, await_ms)) as write_await_weight,
-        sum(case when coalesce(write_await_ms, await_ms) is not null then write_iops end) as write_weight,
-        avg(util_pct) as util_pct
+        {{ stable_avg("read_iops") }} as read_iops,
+        {{ stable_avg("write_iops") }} as write_iops,
+        {{ stable_sum("read_iops * coalesce(read_await_ms, await_ms)") }} as read_await_weight,
+        {{ stable_sum("case when coalesce(read_await_ms, await_ms) is not null then read_iops end") }} as read_weight,
+        {{ stable_sum("write_iops * coalesce(write_await_ms, await_ms)") }} as write_await_weight,
+        {{ stable_sum("case when coalesce(write_await_ms, await_ms) is not null then write_iops end") }} as write_weight,
+        {{ stable_avg("util_pct") }} as util_pct
     from by_role
     group by run_id, role_bucket, kernel_name
 
@@ -44,10 +44,10 @@ per_role as (
         run_id,
         role_bucket,
         min(sample_count) as sample_count,
-        sum(read_iops) as read_iops,
-        sum(write_iops) as write_iops,
-        {{ safe_divide('sum(read_await_weight)', 'sum(read_weight)') }} as read_await_ms,
-        {{ safe_divide('sum(write_await_weight)', 'sum(write_weight)') }} as write_await_ms,
+        {{ stable_sum("read_iops") }} as read_iops,
+        {{ stable_sum("write_iops") }} as write_iops,
+        {{ safe_divide(stable_sum("read_await_weight"), stable_sum("read_weight")) }} as read_await_ms,
+        {{ safe_divide(stable_sum("write_await_weight"), stable_sum("write_weight")) }} as write_await_ms,
         max(util_pct) as max_util_pct
     from per_device
     group by run_id, role_bucket

@@ -57,7 +57,7 @@ interval_stats as (
     select
         tpcc_file_id,
         count(*) as measured_interval_count,
-        avg(new_order_p95_ms) as mean_interval_p95_new_order_ms,
+        {{ stable_avg("new_order_p95_ms") }} as mean_interval_p95_new_order_ms,
         max(new_order_max_ms) as max_interval_new_order_ms
     from intervals
     group by tpcc_file_id

@@ -34,9 +34,9 @@ series as (
         min(db_config_id) as db_config_id,
         min(connections) as connections,
         count(new_order_per_min) as throughput_interval_count,
-        avg(new_order_per_min) as mean_new_order_per_min,
-        stddev_samp(new_order_per_min) as stddev_new_order_per_min,
-        avg(p95_new_order_ms) as mean_p95_new_order_ms
+        {{ stable_avg("new_order_per_min") }} as mean_new_order_per_min,
+        {{ stable_stddev_samp("new_order_per_min") }} as stddev_new_order_per_min,
+        {{ stable_avg("p95_new_order_ms") }} as mean_p95_new_order_ms
     from intervals
     group by tpcc_series_id
 

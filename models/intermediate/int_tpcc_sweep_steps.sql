@@ -50,7 +50,7 @@ sweep_sizes as (
 curve_points as (
 
     -- repeated runs at one load level count once, at their mean throughput
-    select sweep_id, load_level, avg(new_order_tpm) as throughput
+    select sweep_id, load_level, {{ stable_avg("new_order_tpm") }} as throughput
     from steps
     where new_order_tpm is not null
     group by sweep_id, load_level

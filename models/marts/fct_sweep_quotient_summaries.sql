@@ -161,7 +161,7 @@ level_points as (
     select
         levels.sweep_summary_id,
         levels.level,
-        avg(levels.quotient) as quotient,
+        {{ stable_avg("levels.quotient") }} as quotient,
         min(levels.quotient_low) as quotient_low,
         case when count(levels.quotient_high) = count(*) then max(levels.quotient_high) end as quotient_high,
         {{ any_true('levels.is_quotient_range_wide') }} as is_quotient_range_wide,
@@ -226,14 +226,14 @@ summarized as (
         max(case when rank_from_min = 1 then level end) as level_at_quotient_min,
         max(quotient) as quotient_max,
         max(case when rank_from_max = 1 then level end) as level_at_quotient_max,
-        avg(quotient) as quotient_mean,
-        avg(quotient_low) as quotient_mean_low,
-        case when count(quotient_high) = count(*) then avg(quotient_high) end as quotient_mean_high,
-        case when min(quotient) > 0 then exp(avg(ln(case when quotient > 0 then quotient end))) end as quotient_geomean,
-        case when min(quotient_low) > 0 then exp(avg(ln(case when quotient_low > 0 then quotient_low end)))
+        {{ stable_avg("quotient") }} as quotient_mean,
+        {{ stable_avg("quotient_low") }} as quotient_mean_low,
+        case when count(quotient_high) = count(*) then {{ stable_avg("quotient_high") }} end as quotient_mean_high,
+        case when min(quotient) > 0 then exp({{ stable_avg("ln(case when quotient > 0 then quotient end)") }}) end as quotient_geomean,
+        case when min(quotient_low) > 0 then exp({{ stable_avg("ln(case when quotient_low > 0 then quotient_low end)") }})
              when min(quotient_low) = 0 then 0.0 end as quotient_geomean_low,
         case when count(quotient_high) = count(*) and min(quotient_high) > 0
-             then exp(avg(ln(case when quotient_high > 0 then quotient_high end))) end as quotient_geomean_high,
+             then exp({{ stable_avg("ln(case when quotient_high > 0 then quotient_high end)") }}) end as quotient_geomean_high,
         {{ any_true('is_quotient_range_wide') }} as is_any_quotient_range_wide,
         max(knee_level_a) as knee_level_a,
         max(knee_level_b) as knee_level_b,

@@ -34,7 +34,7 @@ def test_smoke_benchmark_runs_and_reports(tmp_path):
     assert scale["ingest"]["errors"] == 0 and scale["ingest"]["runs_ingested"] >= 6
     assert scale["ingest"]["steps"] and scale["noop_ingest"]["rc"] == 0
     inc = report["incremental"]
-    assert inc["ingest"]["rc"] == 0 and "(1 parsed," in inc["ingest"]["summary"]
+    assert inc["ingest"]["rc"] == 0 and "(1 parsed," in inc["ingest"]["summary"] and inc["new_run_parsed"] is True
     assert any(t["target"].startswith("tpcc_mysql") for t in report["targets"])
     markdown = (tmp_path / "report" / "bench.md").read_text()
     for heading in ("## Targets", "## Ingest per format: one large file", "## Scales", "## Growth"):

@@ -9,6 +9,7 @@ _DUCKDB = {
     "lake_relation": lambda relation, source_name, table_name: str(relation),
     "concat_texts": lambda parts: f"concat({', '.join(parts)})",
     "delete_rows_of_changed_keys": lambda fingerprints, key_maps: "",
+    "stable_aggregate": lambda function, expression: f"{function}({expression} order by {expression})",
 }
 
 
