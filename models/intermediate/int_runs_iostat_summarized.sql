@@ -4,10 +4,19 @@
 --   <role>_read_await_ms / _write_await_ms: request-weighted mean await
 --       = sum(r/s x r_await) / sum(r/s)  (falls back to the legacy combined await)
 -- A data+log device counts for both roles.
+-- Incremental by run (dbt_project.yml, macros/incremental_runs.sql): a build summarises only the
+-- samples of new and changed runs.
+-- depends_on: {{ ref('int_run_fingerprints') }}
 with samples as (
 
     select * from {{ ref('int_iostat_samples_windowed') }}
-    where is_in_window and device_role is not null and not is_group
+    where is_in_window and device_role is not null and not is_group and {{ runs_to_build('run_id') }}
+
+),
+
+fingerprints as (
+
+    select * from {{ ref('int_run_fingerprints') }}
 
 ),
 
@@ -54,7 +63,7 @@ per_role as (
 
 ),
 
-final as (
+by_run as (
 
     select
         run_id,
@@ -70,6 +79,16 @@ final as (
         max(case when role_bucket = 'log' then max_util_pct end) as log_util_pct
     from per_role
     group by run_id
+
+),
+
+final as (
+
+    select
+        by_run.*,
+        fingerprints.run_fingerprint
+    from by_run
+    left join fingerprints on by_run.run_id = fingerprints.run_id
 
 )
 
