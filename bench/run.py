@@ -703,6 +703,10 @@ def section_incremental(work: Path, scale: str, seed: int, do_dbt: bool, do_site
     env = pipeline_env(lake, wh, work / f"dbt-{scale}", raw)
     new = plan(seed, runs + 1)[runs]
     new_dir = raw / new.rel_dir
+    if new_dir.exists():   # left behind by a benchmark killed before its clean-up (finally, below)
+        shutil.rmtree(new_dir)
+        if not any(new_dir.parent.iterdir()):
+            new_dir.parent.rmdir()
     campaign_existed = new_dir.parent.exists()
     out: dict[str, Any] = {"scale": scale, "new_run": new.rel_dir}
     # this run's site sources (a scale section of an earlier run left its own), bundles kept
