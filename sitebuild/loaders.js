@@ -60,7 +60,12 @@ function runLoader({name, loader, output, command}, env) {
   const fd = openSync(temp, "w");
   const started = performance.now();
   return new Promise((resolve) => {
+    let settled = false;
+    // A command that cannot start emits "error" and then "close" (exit -2): settle once, or the
+    // second call closes the file twice and throws out of the event handler, ending the build.
     const finish = (ok, detail) => {
+      if (settled) return;
+      settled = true;
       closeSync(fd);
       const ms = Math.round(performance.now() - started);
       if (ok) renameSync(temp, output);

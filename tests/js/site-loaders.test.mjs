@@ -48,6 +48,16 @@ test("a failing loader leaves no output (Framework runs it again and reports it)
   assert.match(describeLoaderRuns(results), /\/data\/bad\.json failed side by side \(exit 3\)/);
 });
 
+test("a loader whose interpreter cannot start fails like any other, once, and leaves no file", async () => {
+  const root = siteRoot({"gone.json.sh": "echo 1\n"});
+  // no sh on this PATH: the spawn fails (ENOENT), which Node reports as "error" and then "close"
+  const results = await runLoadersSideBySide(root, {env: {PATH: join(root, "no-such-bin")}});
+  assert.equal(results.length, 1);
+  assert.equal(results[0].ok, false);
+  assert.match(results[0].detail, /ENOENT/);
+  assert.deepEqual(readdirSync(join(root, ".observablehq", "cache", "data")), []);
+});
+
 test("only what Framework would run: a missing output or one older than its loader; helpers are not loaders", async () => {
   const root = siteRoot({"x.json.sh": "echo 1\n", "y.json.sh": "echo 2\n", "_helper.py": "raise SystemExit(1)\n", "notes.sh": "exit 1\n"});
   assert.deepEqual(staleLoaders(root).map(({name}) => name), ["x.json", "y.json"]);
