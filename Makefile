@@ -115,10 +115,12 @@ lint: $(STAMPS)/python
 test-python: $(STAMPS)/python
 	$(BIN)/python -m pytest -q -m "not spark" --durations=15
 
-# The bundled data through the whole pipeline: ingest, dbt build (models, data tests, unit
-# tests), site build. Any ingest error fails the run: bundled data must read cleanly.
+# The bundled data through the whole pipeline: ingest, dbt build (models, data tests), site
+# build, then the dbt unit tests (a build leaves them out: pipeline.UNIT_TESTS_SELECTOR). Any
+# ingest error fails the run: bundled data must read cleanly.
 test-dbt: deps
 	$(BIN)/iopscope build
+	$(BIN)/iopscope dbt test --select test_type:unit
 
 test-js: $(STAMPS)/node
 	node --test --test-reporter=spec tests/js/

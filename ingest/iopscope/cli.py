@@ -142,7 +142,7 @@ def cmd_dbt(args) -> int:
             else:
                 spark_warehouse.dbt(_paths(args), args.dbt_args or ["build"])
         elif args.update or args.full:
-            mode = pipeline.build_warehouse(_paths(args), full=args.full, wait_s=args.wait)
+            mode = pipeline.build_warehouse(_paths(args), full=args.full, wait_s=args.wait, unit_tests=args.unit_tests)
             print(f"warehouse: {mode} build", file=sys.stderr)
         else:
             target = ["--target", args.target] if args.target else []
@@ -216,7 +216,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--update", action="store_true",
                    help="what `iopscope build` runs: incremental `dbt run` when the warehouse was built by this "
                         "project and parser set, else a full `dbt build` into a fresh file (docs/warehouse.md)")
-    p.add_argument("--full", action="store_true", help="like --update, but always the full build with every test")
+    p.add_argument("--full", action="store_true",
+                   help="like --update, but always the full build with every data test")
+    p.add_argument("--unit-tests", action="store_true",
+                   help="a full build also runs the dbt unit tests (they check the SQL, not the data: "
+                        "`make test` runs them; `iopscope dbt test --select test_type:unit` alone)")
     p.add_argument("--target", help="profiles.yml target: dev (DuckDB, default) or spark (docs/scale-out.md)")
     p.add_argument("dbt_args", nargs=argparse.REMAINDER)
     p.set_defaults(func=cmd_dbt)

@@ -77,6 +77,28 @@ def part_rows() -> int:
     return int(os.environ.get("IOPSCOPE_SITE_PART_ROWS") or PART_ROWS)
 
 
+# Marts no page reads by key whose every row belongs to one device: their Parquet download is cut
+# by that column, so one more run rewrites the part holding its device, not the whole file (at
+# 10,000 runs fct_condition_quotients was one 80 MB file, written again, 3 s, for every new run).
+# Their rows are wide (52 columns): parts of an eighth of part_rows() (~10 MB each at 10,000 runs).
+# fct_device_quotients and fct_sweep_quotient_summaries are not cut: a row holds two devices, so a
+# run on one device changes rows in the parts of every device it is compared with.
+DEVICE_PART_KEYS = {"fct_condition_quotients": "device_id"}
+
+
+def part_key_of(catalog: dict, name: str) -> tuple[str, int] | None:
+    """What the Parquet download of ``name`` is cut into parts by, and the part size in rows:
+    the key the run page reads it by (:func:`key_of`), or its device (``DEVICE_PART_KEYS``);
+    None for a mart served as one file whatever its size."""
+    key = key_of(catalog, name)
+    if key is not None:
+        return key, part_rows()
+    device = DEVICE_PART_KEYS.get(name)
+    if device is not None and sd.has_column(catalog, name, device):
+        return device, max(1, part_rows() // 8)
+    return None
+
+
 @dataclass(frozen=True)
 class Part:
     """One file of a keyed mart: the rows whose key is >= ``first`` and < ``end`` (None: no
@@ -192,30 +214,62 @@ def part_fingerprints(con, catalog: dict, name: str, key: str, parts: list[Part]
 
 # Bump when the way a part's file is written changes (the cache then writes every part again).
 FILE_FORMAT_VERSION = 1
+# Bump when the way a whole-mart download is written changes (sd.mart_file_path).
+DOWNLOAD_FORMAT_VERSION = 1
+
+
+def download_fingerprint(con, catalog: dict, name: str, fmt: str) -> str:
+    """A fingerprint of what the download ``<name>.<fmt>`` (sd.mart_file_path) would hold: the
+    rows (hashed and summed, as :func:`part_fingerprints` does: the file holds the same rows in
+    the order DuckDB reads them), the row count, the columns and types, the format and the DuckDB
+    version that writes it. At 10,000 runs writing the 22 whole-mart downloads took 6 s of the
+    marts loader's 15 s when nothing had changed; hashing them takes a fraction of that."""
+    import duckdb
+
+    columns = [c["name"] for c in catalog[name]["columns"]]
+    hashed = ", ".join(sd.quote_ident(c) for c in columns)
+    count, total = con.execute(f"select count(*), coalesce(sum(hash({hashed})), 0)::varchar "
+                               f"from {sd.MARTS_SCHEMA}.{sd.quote_ident(name)}").fetchone()
+    shape = [DOWNLOAD_FORMAT_VERSION, duckdb.__version__, name, fmt, sd.mart_file_options(fmt),
+             [[c["name"], c["type"]] for c in catalog[name]["columns"]], count, total]
+    return hashlib.sha256(json.dumps(shape, default=str).encode("utf-8")).hexdigest()
 
 
 class PartCache:
-    """Parts written by earlier builds, by fingerprint, in ``folder`` (default: beside the
-    warehouse, ``<warehouse>.site-parts/``). A build takes a part from here when its fingerprint
-    matches, else writes it here; :meth:`keep_only_used` then drops what this build did not use,
-    so the cache holds one build's parts (the same bytes as the keyed Parquet files of the site)."""
+    """Files written by earlier builds, by fingerprint, in ``folder`` (default: beside the
+    warehouse, ``<warehouse>.site-parts/``): the keyed Parquet parts, and the whole-mart
+    downloads (kind "download"). A build takes a file from here when its fingerprint matches,
+    else writes it here; :meth:`keep_only_used` then drops what this build did not use, so the
+    cache holds one build's files (the same bytes as the site's)."""
 
     def __init__(self, folder: Path | None = None):
         default = sd.warehouse_path().with_name(sd.warehouse_path().name + ".site-parts")
         self.folder = Path(folder or os.environ.get("IOPSCOPE_SITE_PARTS_DIR") or default)
         self.used: set[str] = set()
-        self.reused = 0
-        self.written = 0
+        self.counts: dict[str, list[int]] = {}  # kind ("part", "download", ...) -> [reused, written]
 
-    def path(self, fingerprint: str) -> Path:
-        return self.folder / f"{fingerprint}.parquet"
+    def count(self, kind: str = "part") -> tuple[int, int]:
+        """(files taken from the cache, files written) of one kind in this build."""
+        reused, written = self.counts.get(kind, (0, 0))
+        return reused, written
 
-    def get_or_write(self, fingerprint: str, write) -> Path:
+    @property
+    def reused(self) -> int:
+        return self.count()[0]
+
+    @property
+    def written(self) -> int:
+        return self.count()[1]
+
+    def path(self, fingerprint: str, suffix: str = ".parquet") -> Path:
+        return self.folder / f"{fingerprint}{suffix}"
+
+    def get_or_write(self, fingerprint: str, write, suffix: str = ".parquet", kind: str = "part") -> Path:
         """The cached file of ``fingerprint``, written by ``write(path)`` first when missing."""
-        target = self.path(fingerprint)
+        target = self.path(fingerprint, suffix)
         self.used.add(target.name)
         if target.is_file():
-            self.reused += 1
+            self.counts.setdefault(kind, [0, 0])[0] += 1
             return target
         self.folder.mkdir(parents=True, exist_ok=True)
         temp = target.with_name(f".{target.name}.{os.getpid()}")
@@ -224,7 +278,7 @@ class PartCache:
             os.replace(temp, target)  # never a half-written part under a fingerprint
         finally:
             temp.unlink(missing_ok=True)
-        self.written += 1
+        self.counts.setdefault(kind, [0, 0])[1] += 1
         return target
 
     def keep_only_used(self) -> None:
@@ -329,9 +383,9 @@ def _plain(value):
 
 def parquet_files(con, catalog: dict, name: str) -> list[Part]:
     """The Parquet files mart ``name`` is served as, under data/marts/: ``<name>.parquet``, or
-    its parts (:func:`plan_parts`) for a big mart read by key."""
-    key = key_of(catalog, name)
-    return plan_parts(con, name, key) if key is not None else [Part(file=f"{name}.parquet")]
+    its parts (:func:`plan_parts`) for a big mart cut by key (:func:`part_key_of`)."""
+    cut = part_key_of(catalog, name)
+    return plan_parts(con, name, *cut) if cut is not None else [Part(file=f"{name}.parquet")]
 
 
 def run_marts_index(con, catalog: dict, layouts: dict | None = None) -> dict:

@@ -141,7 +141,8 @@ def table_payload(con, name: str, where: str = "", params: list | None = None,
     cur = con.execute(sql, params or [])
     names = [d[0] for d in cur.description]
     rows = cur.fetchall()
-    data = {n: encode_column([clean(row[i]) for row in rows]) for i, n in enumerate(names)}
+    types = [str(d[1]) for d in cur.description]
+    data = {n: column_payload(rows, i, t) for i, (n, t) in enumerate(zip(names, types))}
     return {
         "name": name,
         "exists": True,
@@ -151,12 +152,41 @@ def table_payload(con, name: str, where: str = "", params: list | None = None,
     }
 
 
-def encode_column(values: list):
+# DuckDB types whose Python values are JSON-safe as they come (str, bool, int or None), and the
+# float types whose only unsafe values are NaN and the infinities. Every other type goes through
+# clean() value by value: at 10,000 runs the per-device files of /compare were 6 million values
+# and clean() alone took 7 s of the pages loader's 24.
+_SAFE_TYPES = frozenset({"VARCHAR", "BOOLEAN", "TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT",
+                         "UTINYINT", "USMALLINT", "UINTEGER", "UBIGINT", "UHUGEINT"})
+_FLOAT_TYPES = frozenset({"DOUBLE", "FLOAT", "REAL"})
+
+
+def column_values(rows: list[tuple], i: int, duckdb_type: str) -> list:
+    """Column ``i`` of ``rows`` as JSON-safe values (what ``clean`` makes of each), converted
+    by what the column's DuckDB type can hold."""
+    if duckdb_type in _SAFE_TYPES:
+        return [row[i] for row in rows]
+    if duckdb_type in _FLOAT_TYPES:
+        isfinite = math.isfinite
+        return [v if v is None or isfinite(v) else None for v in (row[i] for row in rows)]
+    return [clean(row[i]) for row in rows]
+
+
+def column_payload(rows: list[tuple], i: int, duckdb_type: str):
+    """Column ``i`` of ``rows`` as a page reads it: JSON-safe values, dictionary-encoded where
+    ``encode_column`` does (a VARCHAR column holds only strings and nulls: not checked again)."""
+    return encode_column(column_values(rows, i, duckdb_type), all_strings=duckdb_type == "VARCHAR" or None)
+
+
+def encode_column(values: list, all_strings: bool | None = None):
     """A column as a plain list, or dictionary-encoded ``{"dict": [...], "codes": [...]}`` (code
     -1 = null) when it is all strings repeating at least twice on average: provenance, device
     and run ids repeat on every row, and the pages would otherwise download them thousands of
-    times. src/components/data.js decodes both forms."""
-    if len(values) < 8 or not all(v is None or isinstance(v, str) for v in values):
+    times. src/components/data.js decodes both forms. ``all_strings`` true: the caller knows
+    every value is a string or None (a VARCHAR column)."""
+    if len(values) < 8:
+        return values
+    if not all_strings and not all(v is None or isinstance(v, str) for v in values):
         return values
     index: dict[str, int] = {}
     for v in values:
@@ -281,7 +311,7 @@ def query_payload(con, name: str, sql: str, params: list | None = None) -> dict:
 
 def rows_payload(name: str, names: list[str], types: list[str], rows: list[tuple]) -> dict:
     """Rows (tuples, in the order of ``names``) as ``query_payload`` writes them."""
-    data = {n: encode_column([clean(row[i]) for row in rows]) for i, n in enumerate(names)}
+    data = {n: column_payload(rows, i, t) for i, (n, t) in enumerate(zip(names, types))}
     return {"name": name, "exists": True, "rows": len(rows),
             "columns": [{"name": n, "type": t} for n, t in zip(names, types)], "data": data}
 
@@ -381,13 +411,14 @@ def write_zip_stream(members) -> None:
     import shutil
     import zipfile
 
-    with zipfile.ZipFile(sys.stdout.buffer, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=1,
-                         allowZip64=True) as archive:
+    # Every member stored, none deflated: the archive stays in Framework's cache and is never
+    # shipped (the site serves its members), and the build reads a member from the cache beside
+    # it (write_zip_stream_cached), so deflating only cost time: ~1 GB of zstd Parquet took ~25 s
+    # and saved nothing; the JSON and CSV members (~55 + ~50 MB at 10,000 runs) ~3 CPU-s a build.
+    with zipfile.ZipFile(sys.stdout.buffer, "w", compression=zipfile.ZIP_STORED, allowZip64=True) as archive:
         for name, data in members:
             info = zipfile.ZipInfo(name, date_time=(2000, 1, 1, 0, 0, 0))  # stable bytes
-            # Parquet is compressed already (zstd): deflating ~1 GB of it again at 10,000 runs
-            # took ~25 s and saved nothing
-            info.compress_type = zipfile.ZIP_STORED if name.endswith(".parquet") else zipfile.ZIP_DEFLATED
+            info.compress_type = zipfile.ZIP_STORED
             if isinstance(data, Path):
                 with data.open("rb") as source, archive.open(info, "w", force_zip64=True) as target:
                     shutil.copyfileobj(source, target, 1 << 20)
@@ -396,11 +427,16 @@ def write_zip_stream(members) -> None:
     sys.stdout.flush()
 
 
-def mart_file_path(con, name: str, fmt: str, folder: Path) -> Path:
-    """One mart written as CSV (header row, UTF-8) or Parquet (zstd) into ``folder``, through
-    DuckDB COPY (the bytes stay on disk)."""
-    options = "(FORMAT csv, HEADER true)" if fmt == "csv" else "(FORMAT parquet, COMPRESSION zstd)"
-    out = Path(folder) / f"{name}.{fmt}"
+def mart_file_options(fmt: str) -> str:
+    """DuckDB COPY options of a whole-mart download."""
+    return "(FORMAT csv, HEADER true)" if fmt == "csv" else "(FORMAT parquet, COMPRESSION zstd)"
+
+
+def mart_file_path(con, name: str, fmt: str, folder: Path | None = None, out: Path | None = None) -> Path:
+    """One mart written as CSV (header row, UTF-8) or Parquet (zstd) to ``out`` (default
+    ``folder/<name>.<fmt>``), through DuckDB COPY (the bytes stay on disk)."""
+    options = mart_file_options(fmt)
+    out = Path(out) if out is not None else Path(folder) / f"{name}.{fmt}"
     literal = "'" + str(out).replace("'", "''") + "'"
     con.execute(f"copy (select * from {MARTS_SCHEMA}.{quote_ident(name)}) to {literal} {options}")
     return out
@@ -441,6 +477,11 @@ def write_zip_stream_cached(members, loader_file: str) -> None:
                     os.link(data, temp)
                 except OSError:
                     shutil.copyfile(data, temp)
+                else:
+                    # a link keeps the file's mtime (a part cached by an older build): Framework
+                    # would find the member older than its loader, "stale", and inflate it from
+                    # the archive again (the build used it stale; `observable preview` would not)
+                    os.utime(temp)
             else:
                 temp.write_bytes(data)
             os.replace(temp, target)  # never a half-written "fresh" member

@@ -16,6 +16,8 @@
 # A big keyed mart is several files, data/marts/<mart>/part-<id>.parquet (_run_parquet.plan_parts),
 # and every keyed file comes from the part cache beside the warehouse when its rows are those of
 # the build that wrote it (_run_parquet.PartCache): one more run rewrites the parts it lands in.
+# The whole-mart downloads come from the same cache when their rows did not change
+# (_run_parquet.download_fingerprint): one more run rewrites the downloads of the marts it changed.
 # Members are streamed: a CSV is written by DuckDB to a temporary file and copied into the
 # archive in chunks, so memory does not grow with the largest mart.
 import os
@@ -31,16 +33,17 @@ con = sd.connect()
 catalog = sd.marts(con)
 
 
-def keyed_parquet(name: str, key: str, folder: Path, cache: rp.PartCache):
+def keyed_parquet(name: str, key: str, target_rows: int, folder: Path, cache: rp.PartCache, with_layout: bool):
     """The keyed mart's Parquet file or parts, each from the part cache when its rows did not
-    change since a build that wrote it; yields (member name, path) and returns the layouts."""
-    parts = rp.plan_parts(con, name, key)
+    change since a build that wrote it; yields (member name, path) and returns the layouts
+    (None unless ``with_layout``: only the marts the run page reads need them)."""
+    parts = rp.plan_parts(con, name, key, target_rows)
     entries = []
     for part, fingerprint in zip(parts, rp.part_fingerprints(con, catalog, name, key, parts)):
         def write(out, part=part):
             rp.write_keyed_parquet(con, catalog, name, key, folder, part=part if len(parts) > 1 else None, out=out)
         path = cache.get_or_write(fingerprint, write)
-        entries.append({**part.listing(), "layout": rp.file_layout(path, key)})
+        entries.append({**part.listing(), "layout": rp.file_layout(path, key) if with_layout else None})
         yield part.file, path
     return entries[0]["layout"] if len(parts) == 1 else entries
 
@@ -49,20 +52,26 @@ def members(folder: Path):
     layouts = {}  # of the keyed Parquet files, for run_marts.json
     cache = rp.PartCache()
     for name in sorted(catalog):
-        key = rp.key_of(catalog, name)
+        read_by_key = rp.key_of(catalog, name) is not None  # by the run page
+        cut = rp.part_key_of(catalog, name)
         for fmt in sd.download_formats(con, name):  # huge marts: Parquet only
-            if fmt == "parquet" and key is not None:
-                layouts[name] = yield from keyed_parquet(name, key, folder, cache)
+            if fmt == "parquet" and cut is not None:
+                layout = yield from keyed_parquet(name, *cut, folder, cache, with_layout=read_by_key)
+                if read_by_key:
+                    layouts[name] = layout
                 continue  # the cache keeps its files for the next build
-            path = sd.mart_file_path(con, name, fmt, folder)
+            # a download whose rows did not change since the last build is that build's file
+            path = cache.get_or_write(rp.download_fingerprint(con, catalog, name, fmt),
+                                      lambda out, name=name, fmt=fmt: sd.mart_file_path(con, name, fmt, out=out),
+                                      suffix=f".{fmt}", kind="download")
             yield f"{name}.{fmt}", path
-            path.unlink()  # the archive holds it now
     # What the run page reads first (src/components/run-bundle.js): written here, beside the very
     # files whose byte offsets it records, so the two always come from the same build.
     yield "run_marts.json", sd.json_bytes(rp.run_marts_index(con, catalog, layouts) if con is not None
                                           else {"marts": [], "dims": {}, "run_row_limit": sd.RUN_ROW_LIMIT})
     cache.keep_only_used()
     print(f"marts: {cache.reused} Parquet files from the part cache, {cache.written} written ({cache.folder})", file=sys.stderr)
+    print("marts: {} downloads from the part cache, {} written".format(*cache.count("download")), file=sys.stderr)
 
 
 try:

@@ -165,7 +165,7 @@ def home_payload(con, catalog: dict) -> dict:
     return out
 
 
-def members(con):
+def members(con, cache):
     catalog = sd.marts(con)
     yield "home.json", sd.json_bytes(home_payload(con, catalog) if con is not None else {"exists": False})
     yield "tpcc_results.json", sd.json_bytes(columns_payload(con, catalog, "fct_tpcc_results", TPCC_COLUMNS, "tpcc_results"))
@@ -174,7 +174,7 @@ def members(con):
     yield "compare_runs.json", sd.json_bytes(columns_payload(con, catalog, "dim_runs", COMPARE_RUN_COLUMNS, "compare_runs"))
     yield "device_colors.json", sd.json_bytes(sd.device_colors_payload(con, catalog))
     # /compare's "what the studies compared", an index and a file per device (_device_pages.py)
-    yield from device_pages.members(con, catalog)
+    yield from device_pages.members(con, catalog, cache)
     yield "tpcc_quotients.json", sd.json_bytes(quotients_payload(con, catalog))
     yield "runs_list.json", sd.json_bytes(lists.runs_list_payload(con, catalog))
     yield "config_usage.json", sd.json_bytes(lists.config_usage_payload(con, catalog))
@@ -187,7 +187,11 @@ def members(con):
 
 connection = sd.connect()
 try:
-    sd.write_zip_stream_cached(members(connection), __file__)  # as every archive loader
+    device_files = device_pages.file_cache()
+    sd.write_zip_stream_cached(members(connection, device_files), __file__)  # as every archive loader
+    device_files.keep_only_used()
+    print("pages: {} device files from the cache, {} written ({})".format(*device_files.count("device page"), device_files.folder),
+          file=sys.stderr)
 finally:
     if connection is not None:
         connection.close()

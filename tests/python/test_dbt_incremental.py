@@ -188,3 +188,24 @@ def test_one_new_run_into_a_compacted_lake_equals_a_full_build(tmp_path, monkeyp
     # and of the devices, only the new run's: the comparison marts paired again only its rows
     devices = con.execute("select device_id from inc.intermediate.int_device_fingerprints where is_new_or_changed").fetchall()
     assert devices == [(new_run.campaign.device_id,)]
+
+
+def test_a_full_build_leaves_the_unit_tests_to_make_test(tmp_path, monkeypatch):
+    """The full build runs every model and data test but not the unit tests (they check SQL on
+    fixed rows, whatever the lake: `make test` runs them) unless asked; the incremental update
+    runs models only."""
+    calls = []
+
+    def fake_dbt(paths, args):
+        calls.append(args)
+        paths.warehouse.write_bytes(b"built")
+
+    monkeypatch.setattr(pipeline, "_run_dbt", fake_dbt)
+    paths = dataclasses.replace(Paths.default(), lake=tmp_path / "lake", warehouse=tmp_path / "wh" / "w.duckdb")
+    paths.lake.mkdir()
+    assert pipeline.build_warehouse(paths, full=True) == "full"
+    assert pipeline.build_warehouse(paths, full=True, unit_tests=True) == "full"
+    (paths.lake / "_state.json").write_text("{}")  # the lake changed: an update, not "unchanged"
+    assert pipeline.build_warehouse(paths) == "incremental"
+    assert calls == [["build", "--exclude-resource-type", "unit_test"], ["build"],
+                     ["run", "--exclude", "path:models/staging"]]

@@ -177,6 +177,7 @@ def test_archive_members_are_also_in_frameworks_cache(tmp_path, monkeypatch):
     loader.write_text("")
     big = tmp_path / "big.csv"
     big.write_bytes(b"x,y\n" * 300_000)
+    os.utime(big, (1_000_000_000, 1_000_000_000))  # a file cached by a build long ago (2001)
     members = [("a.json", b'{"a":1}'), ("big.csv", big), ("sub/c.json", b"[]")]
     out = tmp_path / "marts.zip"
     with out.open("wb") as stdout:
@@ -187,7 +188,36 @@ def test_archive_members_are_also_in_frameworks_cache(tmp_path, monkeypatch):
         assert sorted(archive.namelist()) == ["a.json", "big.csv", "sub/c.json"]
         for name in archive.namelist():
             assert (cache / name).read_bytes() == archive.read(name)
+            assert archive.getinfo(name).compress_type == zipfile.ZIP_STORED
+            # newer than the loader, or Framework finds the member stale and inflates it again
+            assert (cache / name).stat().st_mtime >= loader.stat().st_mtime, name
     assert not [p for p in cache.rglob(".*")], "no temporary file left"
+
+
+def test_columns_are_made_json_safe_by_their_type(monkeypatch):
+    """rows_payload converts a column by its DuckDB type (no per-value clean() for text, integer
+    and float columns); every type still comes out as clean() makes it, value by value."""
+    monkeypatch.syspath_prepend(str(DATA))
+    sd = importlib.import_module("_sitedata")
+    con = duckdb.connect()
+    cur = con.execute("""
+        select * from (values
+            ('a', 1, 1.5::double, 'nan'::double, 2.25::decimal(9,2), true,
+             timestamp '2026-01-02 03:04:05', date '2026-01-02', [1, 2], 7::hugeint),
+            ('a', 2, 'inf'::double, null, null, false, null, null, null, null),
+            (null, null, '-inf'::double, 0.5, 1.00::decimal(9,2), null, timestamp '2026-01-02 03:04:06', null, [], 8::hugeint),
+            ('b', 4, 2.5, 1, 3.5::decimal(9,2), true, null, date '2026-02-03', [3], null)
+        ) t(s, i, f, g, d, b, ts, dt, l, h), range(3)""")
+    names = [d[0] for d in cur.description]
+    types = [str(d[1]) for d in cur.description]
+    rows = cur.fetchall()
+    payload = sd.rows_payload("t", names, types, rows)
+    for i, name in enumerate(names):
+        assert payload["data"][name] == sd.encode_column([sd.clean(row[i]) for row in rows]), name
+    assert payload["data"]["s"]["dict"] == ["a", "b"]
+    assert payload["data"]["f"][:4] == [1.5, None, None, 2.5] and payload["data"]["g"][:2] == [None, None]
+    assert payload["data"]["d"][:4] == [2.25, None, 1.0, 3.5] and payload["data"]["ts"]["dict"][0] == "2026-01-02T03:04:05Z"
+    json.dumps(payload, allow_nan=False)
 
 
 def test_big_marts_are_left_out_of_the_browser_database(warehouse, tmp_path):
@@ -326,6 +356,8 @@ def test_parts_are_written_from_the_cache_unless_their_rows_changed(tmp_path, mo
     con.execute("create table marts.dim_runs as select 'run-' || lpad(i::varchar, 4, '0') as run_id from range(0, 300, 2) t(i)")
     runs = [r for (r,) in con.execute("select run_id from marts.dim_runs order by 1").fetchall()]
     _sample_mart(con, runs)
+    # a mart no page reads by key: served whole, as CSV and Parquet downloads
+    con.execute("create table marts.fct_pairs as select i as pair_id, i * 1.5 as quotient from range(10) t(i)")
     con.close()
     parts_dir = tmp_path / "parts"
     env = {**os.environ, "IOPSCOPE_WAREHOUSE": str(path), "IOPSCOPE_SITE_PART_ROWS": "500",
@@ -341,7 +373,10 @@ def test_parts_are_written_from_the_cache_unless_their_rows_changed(tmp_path, mo
         index = json.loads(archive.read("run_marts.json"))
         mart = next(m for m in index["marts"] if m["name"] == "fct_samples")
         files = {n: archive.read(n) for n in archive.namelist() if n.startswith("fct_samples/")}
+        downloads.update({n: archive.read(n) for n in archive.namelist() if "/" not in n and n != "run_marts.json"})
         return mart, files, done.stderr.decode()
+
+    downloads = {}
 
     mart, files, log = build()
     assert mart["layout"] is None and len(mart["parts"]) >= 3
@@ -357,11 +392,17 @@ def test_parts_are_written_from_the_cache_unless_their_rows_changed(tmp_path, mo
         rows += keys
     assert sorted(rows) == sorted(r for r in runs for _ in range(30)), "every row in exactly one part"
     assert f"0 Parquet files from the part cache, {len(files) + 1} written" in log  # + dim_runs.parquet
+    whole = ["dim_runs.csv", "fct_pairs.csv", "fct_pairs.parquet", "fct_samples.csv"]
+    assert sorted(downloads) == sorted(whole + ["dim_runs.parquet"])
+    assert "marts: 0 downloads from the part cache, 4 written" in log
     cached = sorted(p.name for p in parts_dir.iterdir())
+    first_downloads = dict(downloads)
 
     again, files_again, log = build()
     assert files_again == files and again == mart
     assert f"{len(files) + 1} Parquet files from the part cache, 0 written" in log
+    assert "marts: 4 downloads from the part cache, 0 written" in log
+    assert downloads == first_downloads
     assert sorted(p.name for p in parts_dir.iterdir()) == cached
 
     con = duckdb.connect(str(path))
@@ -371,7 +412,11 @@ def test_parts_are_written_from_the_cache_unless_their_rows_changed(tmp_path, mo
     rewritten = [f for f in files_grown if files_grown[f] != files.get(f)]
     assert 1 <= len(rewritten) <= 2 and len(files_grown) - len(rewritten) >= len(files) - 1, rewritten
     assert f"{len(files_grown) - len(rewritten) + 1} Parquet files from the part cache, {len(rewritten)} written" in log
-    assert len(list(parts_dir.iterdir())) == len(files_grown) + 1, "the cache keeps what the last build used"
+    # only the download of the mart that grew is written again
+    assert "marts: 3 downloads from the part cache, 1 written" in log
+    assert [n for n in whole if downloads[n] != first_downloads[n]] == ["fct_samples.csv"]
+    assert downloads["fct_samples.csv"].count(b"\n") == 4500 + 30 + 1
+    assert len(list(parts_dir.iterdir())) == len(files_grown) + 1 + len(whole), "the cache keeps what the last build used"
 
     paths = json.loads(subprocess.run([sys.executable, str(DATA / "_paths.py")], env=env, capture_output=True, check=True).stdout)
     parquet = sorted(p for p in paths if p.startswith("/data/marts/fct_samples") and p.endswith(".parquet"))
@@ -397,8 +442,10 @@ def test_compare_reads_the_comparison_marts_per_device(tmp_path):
         ('ssd', 'hdd', 'device', 2.0), ('hdd', 'ssd', 'device', 0.5), ('ssd', 'ssd', 'condition', 1.1))
         v(device_a_id, device_b_id, comparison_family, quotient_geomean)""")
     con.close()
-    env = {**os.environ, "IOPSCOPE_WAREHOUSE": str(path), "PYTHONPATH": str(ROOT / "ingest")}
+    env = {**os.environ, "IOPSCOPE_WAREHOUSE": str(path), "PYTHONPATH": str(ROOT / "ingest"),
+           "IOPSCOPE_SITE_PAGES_DIR": str(tmp_path / "pages-cache")}
     done = subprocess.run([sys.executable, str(DATA / "pages.zip.py")], env=env, capture_output=True, check=True, cwd=ROOT)
+    assert "pages: 0 device files from the cache, 5 written" in done.stderr.decode()
     archive = zipfile.ZipFile(io.BytesIO(done.stdout))
     def rows(member):
         payload = json.loads(archive.read(member))
@@ -421,3 +468,68 @@ def test_compare_reads_the_comparison_marts_per_device(tmp_path):
     assert members == set(conditions["devices"].values()) | set(sweeps["devices"].values())
     paths = json.loads(subprocess.run([sys.executable, str(DATA / "_paths.py")], env=env, capture_output=True, check=True).stdout)
     assert {p for p in paths if p.startswith("/data/pages/")} == {f"/data/pages/{m}" for m in members}
+
+    # the next build takes every device's file from the cache; after one device's rows change,
+    # it writes that device's file alone, and the cache keeps only what the build used
+    first = {m: archive.read(m) for m in members}
+    again = subprocess.run([sys.executable, str(DATA / "pages.zip.py")], env=env, capture_output=True, check=True, cwd=ROOT)
+    assert "pages: 5 device files from the cache, 0 written" in again.stderr.decode()
+    assert {m: zipfile.ZipFile(io.BytesIO(again.stdout)).read(m) for m in members} == first
+    con = duckdb.connect(str(path))
+    con.execute("update marts.fct_condition_quotients set quotient = 3.0 where device_id = 'hdd'")
+    con.close()
+    changed = subprocess.run([sys.executable, str(DATA / "pages.zip.py")], env=env, capture_output=True, check=True, cwd=ROOT)
+    assert "pages: 4 device files from the cache, 1 written" in changed.stderr.decode()
+    archive = zipfile.ZipFile(io.BytesIO(changed.stdout))
+    hdd = conditions["devices"]["hdd"]
+    assert [m for m in members if archive.read(m) != first[m]] == [hdd]
+    assert [r["quotient"] for r in rows(hdd)] == [3.0]
+    assert len(list((tmp_path / "pages-cache").iterdir())) == 5
+
+
+def test_condition_quotients_download_is_cut_by_device(tmp_path):
+    """fct_condition_quotients (no page reads it by key; every row one device's) is served in
+    parts by device: each device's rows in one part, catalog.json and _paths.py name the same
+    parts, run_marts.json leaves it out, and a change to one device's rows rewrites one part."""
+    import pyarrow.parquet as pq
+
+    path = tmp_path / "wh.duckdb"
+    con = duckdb.connect(str(path))
+    con.execute("create schema marts")
+    con.execute("""create table marts.fct_condition_quotients as
+        select 'dev-' || lpad((i // 10)::varchar, 3, '0') as device_id, 'page_size' as varied_condition,
+               i % 10 as k, i * 0.5 as quotient from range(0, 400) t(i)""")
+    con.close()
+    env = {**os.environ, "IOPSCOPE_WAREHOUSE": str(path), "IOPSCOPE_SITE_PART_ROWS": "400",  # parts of ~50 rows
+           "IOPSCOPE_SITE_PARTS_DIR": str(tmp_path / "parts"), "PYTHONPATH": str(ROOT / "ingest")}
+
+    def build():
+        done = subprocess.run([sys.executable, str(DATA / "marts.zip.py")], env=env, capture_output=True, check=True, cwd=ROOT)
+        archive = zipfile.ZipFile(io.BytesIO(done.stdout))
+        parts = {n: archive.read(n) for n in archive.namelist() if n.startswith("fct_condition_quotients/")}
+        return parts, json.loads(archive.read("run_marts.json")), done.stderr.decode()
+
+    parts, index, log = build()
+    assert len(parts) >= 3 and "fct_condition_quotients.parquet" not in parts
+    assert "fct_condition_quotients" not in {m["name"] for m in index["marts"]}, "the run page does not read it"
+    devices = {}
+    for name, data in parts.items():
+        table = pq.read_table(io.BytesIO(data))
+        assert table.num_rows <= 100
+        for device in set(table.column("device_id").to_pylist()):
+            devices.setdefault(device, []).append(name)
+    assert len(devices) == 40 and all(len(files) == 1 for files in devices.values()), "each device in one part"
+    assert sum(pq.read_metadata(io.BytesIO(d)).num_rows for d in parts.values()) == 400
+    catalog = json.loads(subprocess.run([sys.executable, str(DATA / "catalog.json.py")], env=env, capture_output=True, check=True).stdout)
+    table = next(t for t in catalog["tables"] if t["name"] == "fct_condition_quotients")
+    assert table["parquet_part_key"] == "device_id" and {p["file"] for p in table["parquet_parts"]} == set(parts)
+    paths = json.loads(subprocess.run([sys.executable, str(DATA / "_paths.py")], env=env, capture_output=True, check=True).stdout)
+    assert {p for p in paths if p.startswith("/data/marts/fct_condition_quotients/")} == {f"/data/marts/{n}" for n in parts}
+
+    con = duckdb.connect(str(path))
+    con.execute("update marts.fct_condition_quotients set quotient = -1 where device_id = 'dev-017'")
+    con.close()
+    changed, _, log = build()
+    assert set(changed) == set(parts)
+    assert [n for n in parts if changed[n] != parts[n]] == devices["dev-017"]
+    assert f"{len(parts) - 1} Parquet files from the part cache, 1 written" in log
