@@ -25,7 +25,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from iopscope import compaction, locks
+from iopscope import build_stamp, compaction, locks
 from iopscope.ingest import IngestReport, Ingestor
 from iopscope.lake import WRITING_MARK, Lake
 from iopscope.paths import Paths
@@ -230,8 +230,8 @@ def staged_warehouse(warehouse: Path, copy: bool):
     _remove(work_files(warehouse)[2])
 
 
-# What a warehouse was built from, beside it: <warehouse>.build.json = {"build_key": ...}.
-BUILD_STAMP_SUFFIX = ".build.json"
+# What a warehouse was built from, beside it: <warehouse>.build.json (iopscope/build_stamp.py).
+BUILD_STAMP_SUFFIX = build_stamp.SUFFIX
 # Everything dbt reads besides the lake's data: a change here can change any row.
 _PROJECT_INPUTS = ("dbt_project.yml", "profiles.yml", "models", "macros", "tests/dbt")
 
@@ -266,24 +266,6 @@ def lake_content_key(paths: Paths) -> str:
     return digest.hexdigest()[:16]
 
 
-def _stamp_path(warehouse: Path) -> Path:
-    return warehouse.with_name(warehouse.name + BUILD_STAMP_SUFFIX)
-
-
-def _read_stamp(warehouse: Path) -> dict:
-    try:
-        return json.loads(_stamp_path(warehouse).read_text())
-    except (OSError, ValueError):
-        return {}
-
-
-def _write_stamp(warehouse: Path, key: str, lake_key: str) -> None:
-    stamp = _stamp_path(warehouse)
-    tmp = stamp.with_name(stamp.name + ".tmp")
-    tmp.write_text(json.dumps({"build_key": key, "lake_key": lake_key}) + "\n")
-    os.replace(tmp, stamp)
-
-
 # What a full build leaves out: the unit tests check the models' SQL on fixed rows, so their
 # outcome does not depend on the lake and they cost the same ~30 thread-seconds at 100 runs as at
 # 10,000 (a sixth of the full build at 10,000 runs, on its critical path: `dbt build` runs a
@@ -316,7 +298,10 @@ def build_warehouse(paths: Paths, full: bool = False, run_tests: bool = True,
     repair_lake_if_needed(paths, wait_s)
     with warehouse_lock(paths, wait_s), Lake(paths.lake).reading(wait_s):
         key, lake_key = warehouse_build_key(paths), lake_content_key(paths)
-        stamp = _read_stamp(warehouse)
+        stamp = build_stamp.read(warehouse)
+        # the generation goes on only from the very file the last build committed (one written
+        # since by anything else, e.g. plain dbt, may hold other rows for unchanged runs)
+        generation = stamp.get("generation") if build_stamp.committed_generation(warehouse) else None
         incremental = not full and warehouse.is_file() and stamp.get("build_key") == key
         if incremental and stamp.get("lake_key") == lake_key:
             return "unchanged"
@@ -332,10 +317,12 @@ def build_warehouse(paths: Paths, full: bool = False, run_tests: bool = True,
                 else:
                     _run_dbt(work_paths, ["build"] + ([] if unit_tests else ["--exclude-resource-type", "unit_test"]))
                 # a kill right after the rename must not leave the old key beside a new file
-                _stamp_path(warehouse).unlink(missing_ok=True)
+                build_stamp.path(warehouse).unlink(missing_ok=True)
         # The stamp follows the file: a kill between the two leaves no key (full build) or the
-        # same key (incremental), never a key of another project version beside the file.
-        _write_stamp(warehouse, key, lake_key)
+        # same key (incremental), never a key of another project version beside the file. An
+        # update carries the full build's generation on (a kill before this line leaves the old
+        # stamp, whose file identity no longer matches: the site then hashes every row).
+        build_stamp.write(warehouse, key, lake_key, (incremental and generation) or build_stamp.new_generation())
     return "incremental" if incremental else "full"
 
 

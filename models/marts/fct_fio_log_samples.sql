@@ -1,14 +1,25 @@
 -- fio log samples (bw / iops / lat / clat / slat logs), one row per logged sample, with the
 -- run's device. Latency samples in microseconds, bandwidth in KiB/s, iops in IO/s.
+-- Incremental by run (dbt_project.yml, macros/incremental_runs.sql): a build reads only new
+-- and changed runs (rebuilt whole, 331,005 rows at 10,000 runs, it was 1.8-3.5 s of every update).
+-- depends_on: {{ ref('int_run_fingerprints') }}
+
 with samples as (
 
     select * from {{ ref('stg_lake__fio_log_samples') }}
+    where {{ runs_to_build('run_id') }}
 
 ),
 
 runs as (
 
     select * from {{ ref('int_runs_identified') }}
+
+),
+
+fingerprints as (
+
+    select * from {{ ref('int_run_fingerprints') }}
 
 ),
 
@@ -40,9 +51,11 @@ final as (
         samples.direction,
         samples.block_size_bytes,
         samples.offset_bytes,
-        samples.priority
+        samples.priority,
+        fingerprints.run_fingerprint
     from samples
     left join runs on samples.run_id = runs.run_id
+    left join fingerprints on samples.run_id = fingerprints.run_id
 
 )
 

@@ -163,10 +163,19 @@ def members(con, catalog: dict, cache: rp.PartCache):
             continue
         fingerprints = device_fingerprints(con, catalog, name)
         missing = [d for d in index["devices"] if not cache.path(fingerprints[d], ".json").is_file()]
-        payloads = dict(device_payloads(con, catalog, name, only=missing)) if missing else {}
+        # the missing devices' payloads, one at a time in device order (the index's order too):
+        # all of them at once would hold every row of the mart in memory on a first build
+        payloads = device_payloads(con, catalog, name, only=missing) if missing else iter(())
+
+        def write(out, device_id):
+            # skips the payload of a device whose file appeared meanwhile (another build's)
+            payload_device, payload = next(payloads)
+            while payload_device != device_id:
+                payload_device, payload = next(payloads)
+            out.write_bytes(sd.json_bytes(payload))
+
         for device_id, member in index["devices"].items():
-            path = cache.get_or_write(fingerprints[device_id],
-                                      lambda out, d=device_id: out.write_bytes(sd.json_bytes(payloads[d])),
+            path = cache.get_or_write(fingerprints[device_id], lambda out, d=device_id: write(out, d),
                                       suffix=".json", kind="device page")
             yield member, path
 

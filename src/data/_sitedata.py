@@ -50,6 +50,14 @@ def warehouse_path() -> Path:
     return Path(env) if env else project_root() / "data" / "warehouse" / "iopscope.duckdb"
 
 
+def warehouse_generation() -> str | None:
+    """The build key and full-build generation of the warehouse while it is the very file a
+    build committed (iopscope/build_stamp.py), else None."""
+    from iopscope.build_stamp import committed_generation
+
+    return committed_generation(warehouse_path())
+
+
 def connect():
     """Read-only connection, or None when the warehouse has not been built yet."""
     path = warehouse_path()

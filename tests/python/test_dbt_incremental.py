@@ -209,3 +209,45 @@ def test_a_full_build_leaves_the_unit_tests_to_make_test(tmp_path, monkeypatch):
     assert pipeline.build_warehouse(paths) == "incremental"
     assert calls == [["build", "--exclude-resource-type", "unit_test"], ["build"],
                      ["run", "--exclude", "path:models/staging"]]
+
+
+def test_the_build_stamp_carries_the_generation_of_the_committed_file(tmp_path, monkeypatch):
+    """iopscope/build_stamp.py: a full build draws a new generation, an update carries it on,
+    and only from the very file the last build committed: a file written since by anything
+    else gets a new one at the next update, and no generation until then."""
+    from iopscope import build_stamp
+
+    def fake_dbt(paths, args):
+        paths.warehouse.write_bytes(b"built by " + " ".join(args).encode())
+
+    monkeypatch.setattr(pipeline, "_run_dbt", fake_dbt)
+    paths = dataclasses.replace(Paths.default(), lake=tmp_path / "lake", warehouse=tmp_path / "wh" / "w.duckdb")
+    paths.lake.mkdir()
+    state = paths.lake / "_state.json"
+
+    def lake_changes(n):
+        state.write_text(json.dumps({"n": n}))  # another lake state: an update, not "unchanged"
+
+    assert pipeline.build_warehouse(paths, full=True) == "full"
+    first = build_stamp.committed_generation(paths.warehouse)
+    assert first and first.startswith(pipeline.warehouse_build_key(paths) + "/")
+    lake_changes(1)
+    assert pipeline.build_warehouse(paths) == "incremental"
+    assert build_stamp.committed_generation(paths.warehouse) == first
+    assert pipeline.build_warehouse(paths, full=True) == "full"
+    second = build_stamp.committed_generation(paths.warehouse)
+    assert second not in (None, first)
+
+    paths.warehouse.write_bytes(b"written by someone else")  # e.g. plain dbt on the live file
+    assert build_stamp.committed_generation(paths.warehouse) is None
+    lake_changes(2)
+    assert pipeline.build_warehouse(paths) == "incremental"
+    third = build_stamp.committed_generation(paths.warehouse)
+    assert third not in (None, first, second), "an update of a file nobody stamped starts a generation"
+
+    wal = paths.warehouse.with_name(paths.warehouse.name + ".wal")
+    wal.write_bytes(b"log")
+    assert build_stamp.committed_generation(paths.warehouse) is None, "file and log are not the file committed"
+    wal.unlink()
+    build_stamp.path(paths.warehouse).write_text(json.dumps({"build_key": "k", "lake_key": "l"}))  # before generations
+    assert build_stamp.committed_generation(paths.warehouse) is None

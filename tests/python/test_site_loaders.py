@@ -533,3 +533,75 @@ def test_condition_quotients_download_is_cut_by_device(tmp_path):
     assert set(changed) == set(parts)
     assert [n for n in parts if changed[n] != parts[n]] == devices["dev-017"]
     assert f"{len(parts) - 1} Parquet files from the part cache, 1 written" in log
+
+
+def test_sample_marts_parts_are_fingerprinted_by_run_within_a_generation(tmp_path, monkeypatch):
+    """part_fingerprints: a mart incremental by run (its rows carry run_fingerprint) is
+    fingerprinted by its rows' (run_id, run_fingerprint) while the warehouse is the file its
+    build stamped (iopscope/build_stamp.py), else by every column of every row."""
+    from iopscope import build_stamp
+
+    monkeypatch.syspath_prepend(str(DATA))
+    rp = importlib.import_module("_run_parquet")
+    sd = importlib.import_module("_sitedata")
+    path = tmp_path / "wh.duckdb"
+    monkeypatch.setenv("IOPSCOPE_WAREHOUSE", str(path))
+
+    def build(statements):
+        con = duckdb.connect(str(path))
+        for sql in statements:
+            con.execute(sql)
+        con.close()
+
+    def fingerprints():
+        con = duckdb.connect(str(path), read_only=True)
+        catalog = sd.marts(con)
+        parts = rp.plan_parts(con, "fct_cpu_samples", "run_id", target_rows=100)
+        out = rp.part_fingerprints(con, catalog, "fct_cpu_samples", "run_id", parts)
+        con.close()
+        return dict(zip([p.file for p in parts], out))
+
+    build(["create schema marts",
+           "create table marts.fct_cpu_samples as select 'run-' || lpad((i // 10)::varchar, 3, '0') as run_id, "
+           "'fp-' || (i // 10)::varchar as run_fingerprint, i * 0.5 as value from range(0, 400) t(i)"])
+    build_stamp.write(path, "key", "lake", "gen-1")
+    assert sd.warehouse_generation() == "key/gen-1"
+    by_run = fingerprints()
+    assert len(by_run) >= 3
+
+    # an update that rebuilt no run leaves every fingerprint; rows whose run fingerprint did not
+    # change are, within a generation, the rows that were there (the update never touched them)
+    build(["update marts.fct_cpu_samples set value = value + 1 where run_id = 'run-007'"])
+    build_stamp.write(path, "key", "lake", "gen-1")
+    assert fingerprints() == by_run
+    # a run rebuilt from changed raw files: the part holding it, alone
+    build(["update marts.fct_cpu_samples set run_fingerprint = 'fp-new' where run_id = 'run-007'"])
+    build_stamp.write(path, "key", "lake", "gen-1")
+    changed = fingerprints()
+    assert len([f for f in by_run if changed[f] != by_run[f]]) == 1
+    # another generation (a full build): every part anew
+    build_stamp.write(path, "key", "lake", "gen-2")
+    assert not set(fingerprints().values()) & set(changed.values())
+    # a file nobody stamped (written since the stamp): every column hashed, so any change shows
+    build(["update marts.fct_cpu_samples set value = value + 1 where run_id = 'run-011'"])
+    assert sd.warehouse_generation() is None
+    hashed = fingerprints()
+    build(["update marts.fct_cpu_samples set value = value - 1 where run_id = 'run-011'"])
+    assert fingerprints() != hashed and not set(hashed.values()) & set(changed.values())
+
+
+def test_marts_fingerprinted_by_run_are_rebuilt_only_with_their_run(monkeypatch):
+    """RUN_LOCAL_MARTS are incremental by run in dbt_project.yml (an update leaves the rows of
+    every other run as they were), carry run_fingerprint, and fct_tpcc_intervals, whose
+    published series are rebuilt on every build, is not among them."""
+    import yaml
+
+    monkeypatch.syspath_prepend(str(DATA))
+    rp = importlib.import_module("_run_parquet")
+    marts = yaml.safe_load((ROOT / "dbt_project.yml").read_text())["models"]["iopscope"]["marts"]
+    by_run = yaml.safe_load((ROOT / "dbt_project.yml").read_text())["models"]["iopscope"]["intermediate"]["int_cpu_samples_windowed"]
+    for name in rp.RUN_LOCAL_MARTS:
+        assert marts.get(name) == by_run, f"{name} is not incremental by run"
+        assert "run_fingerprint" in (ROOT / "models" / "marts" / f"{name}.sql").read_text()
+    assert "fct_tpcc_intervals" not in rp.RUN_LOCAL_MARTS
+    assert "source_kind = 'published'" in (ROOT / "models" / "marts" / "fct_tpcc_intervals.sql").read_text()
