@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import hashlib
 import itertools
-import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -135,14 +134,11 @@ def device_fingerprints(con, catalog: dict, name: str) -> dict:
     split = SPLITS[name]
     present = _columns(catalog, split)
     types = {c["name"]: c["type"] for c in catalog[split.mart]["columns"]}
-    hashed = ", ".join(sd.quote_ident(c) for c in present)
-    device = sd.quote_ident(split.device_column)
-    rows = con.execute(f"select {device}, count(*), sum(hash({hashed}))::varchar "
-                       f"from {sd.MARTS_SCHEMA}.{sd.quote_ident(split.mart)}{_where(split)} group by 1").fetchall()
+    sums = rp.row_digests(con, f"{sd.MARTS_SCHEMA}.{sd.quote_ident(split.mart)}", present,
+                          group=sd.quote_ident(split.device_column), where=_where(split))
     code = hashlib.sha256(b"".join(p.read_bytes() for p in _WRITER_SOURCES)).hexdigest()
     shape = [code, duckdb.__version__, name, split.mart, split.where, [[c, types[c]] for c in present]]
-    return {d: hashlib.sha256(json.dumps([*shape, d, n, total], default=str).encode("utf-8")).hexdigest()
-            for d, n, total in rows}
+    return {d: rp.fingerprint_of([*shape, d, n, total]) for d, (n, total) in sums.items()}
 
 
 def file_cache() -> rp.PartCache:
@@ -167,7 +163,7 @@ def members(con, catalog: dict, cache: rp.PartCache):
         # all of them at once would hold every row of the mart in memory on a first build
         payloads = device_payloads(con, catalog, name, only=missing) if missing else iter(())
 
-        def write(out, device_id):
+        def write(out, device_id, payloads=payloads):
             # skips the payload of a device whose file appeared meanwhile (another build's)
             payload_device, payload = next(payloads)
             while payload_device != device_id:

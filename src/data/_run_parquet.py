@@ -207,6 +207,22 @@ def fingerprints_by_run(catalog: dict, name: str, key: str) -> str | None:
     return sd.warehouse_generation()
 
 
+def row_digests(con, relation: str, columns: list[str], group: str = "0", where: str = "",
+                params: list | None = None) -> dict:
+    """{value of the SQL expression ``group``: (row count, the sum of DuckDB's hash of each row's
+    ``columns``, as text)} over ``relation``: a digest of a group's rows that does not depend on
+    their order, for all groups in one scan (a group without rows is absent)."""
+    hashed = ", ".join(sd.quote_ident(c) for c in columns)
+    rows = con.execute(f"select {group}, count(*), sum(hash({hashed}))::varchar from {relation}{where} group by 1",
+                       params or []).fetchall()
+    return {value: (n, total) for value, n, total in rows}
+
+
+def fingerprint_of(facts: list) -> str:
+    """SHA-256 of the facts a cached file is written from (JSON: order and types matter)."""
+    return hashlib.sha256(json.dumps(facts, default=str).encode("utf-8")).hexdigest()
+
+
 def part_fingerprints(con, catalog: dict, name: str, key: str, parts: list[Part]) -> list[str]:
     """A fingerprint per part of what its file would hold: every row hashed by DuckDB and summed
     (order does not matter: the file's order is a total order of the same rows), or for a mart
@@ -220,18 +236,14 @@ def part_fingerprints(con, catalog: dict, name: str, key: str, parts: list[Part]
     columns = [c["name"] for c in catalog[name]["columns"]]
     mart = f"{sd.MARTS_SCHEMA}.{sd.quote_ident(name)}"
     generation = fingerprints_by_run(catalog, name, key)
-    hashed = ", ".join(sd.quote_ident(c) for c in (["run_id", "run_fingerprint"] if generation else columns))
     # part number of a row: how many later parts' first keys are <= its key (parts are few)
     number = " + ".join(f"({sd.quote_ident(key)} >= ?)::int" for p in parts[1:]) or "0"
-    rows = con.execute(
-        f"select coalesce({number}, {len(parts) - 1}) as part, count(*), sum(hash({hashed}))::varchar "
-        f"from {mart} group by 1", [p.first for p in parts[1:]]).fetchall()
-    sums = {part: (n, total) for part, n, total in rows}
+    sums = row_digests(con, mart, ["run_id", "run_fingerprint"] if generation else columns,
+                       group=f"coalesce({number}, {len(parts) - 1})", params=[p.first for p in parts[1:]])
     shape = [FILE_FORMAT_VERSION, duckdb.__version__, pyarrow.__version__, ROW_GROUP_ROWS, PAGE_ROWS,
              DICTIONARY_PAGE_BYTES, name, key, sort_columns(catalog, name, key),
              [[c["name"], c["type"]] for c in catalog[name]["columns"]], generation]
-    return [hashlib.sha256(json.dumps([*shape, i, _plain(p.first), _plain(p.end), *sums.get(i, (0, "0"))],
-                                      default=str).encode("utf-8")).hexdigest()
+    return [fingerprint_of([*shape, i, _plain(p.first), _plain(p.end), *sums.get(i, (0, "0"))])
             for i, p in enumerate(parts)]
 
 
@@ -250,12 +262,9 @@ def download_fingerprint(con, catalog: dict, name: str, fmt: str) -> str:
     import duckdb
 
     columns = [c["name"] for c in catalog[name]["columns"]]
-    hashed = ", ".join(sd.quote_ident(c) for c in columns)
-    count, total = con.execute(f"select count(*), coalesce(sum(hash({hashed})), 0)::varchar "
-                               f"from {sd.MARTS_SCHEMA}.{sd.quote_ident(name)}").fetchone()
-    shape = [DOWNLOAD_FORMAT_VERSION, duckdb.__version__, name, fmt, sd.mart_file_options(fmt),
-             [[c["name"], c["type"]] for c in catalog[name]["columns"]], count, total]
-    return hashlib.sha256(json.dumps(shape, default=str).encode("utf-8")).hexdigest()
+    count, total = row_digests(con, f"{sd.MARTS_SCHEMA}.{sd.quote_ident(name)}", columns).get(0, (0, "0"))
+    return fingerprint_of([DOWNLOAD_FORMAT_VERSION, duckdb.__version__, name, fmt, sd.mart_file_options(fmt),
+                           [[c["name"], c["type"]] for c in catalog[name]["columns"]], count, total])
 
 
 class PartCache:
