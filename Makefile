@@ -116,7 +116,7 @@ test-python: $(STAMPS)/python
 	$(BIN)/python -m pytest -q -m "not spark" --durations=15
 
 # The bundled data through the whole pipeline: ingest, dbt build (models, data tests), site
-# build, then the dbt unit tests (a build leaves them out: pipeline.UNIT_TESTS_SELECTOR). Any
+# build, then the dbt unit tests (a build leaves them out: pipeline.build_warehouse). Any
 # ingest error fails the run: bundled data must read cleanly.
 test-dbt: deps
 	$(BIN)/iopscope build

@@ -285,14 +285,6 @@ class PartCache:
         reused, written = self.counts.get(kind, (0, 0))
         return reused, written
 
-    @property
-    def reused(self) -> int:
-        return self.count()[0]
-
-    @property
-    def written(self) -> int:
-        return self.count()[1]
-
     def path(self, fingerprint: str, suffix: str = ".parquet") -> Path:
         return self.folder / f"{fingerprint}{suffix}"
 
@@ -321,11 +313,9 @@ class PartCache:
                 path.unlink(missing_ok=True)
 
 
-def write_keyed_parquet(con, catalog: dict, name: str, key: str, folder: Path, part: Part | None = None,
-                        out: Path | None = None) -> Path:
-    """Write mart ``name`` (or its ``part``) sorted and row-grouped by ``key`` into
-    ``out`` (default ``folder/<name>.parquet``); streamed in record batches, so memory holds
-    one batch, not the mart."""
+def write_keyed_parquet(con, catalog: dict, name: str, key: str, out: Path, part: Part | None = None) -> Path:
+    """Write mart ``name`` (or its ``part``) sorted and row-grouped by ``key`` into the file
+    ``out``; streamed in record batches, so memory holds one batch, not the mart."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
@@ -337,7 +327,7 @@ def write_keyed_parquet(con, catalog: dict, name: str, key: str, folder: Path, p
                         params=params or None).to_arrow_reader(65_536)
     schema = reader.schema
     text = [f.name for f in schema if pa.types.is_string(f.type) or pa.types.is_large_string(f.type)]
-    out = Path(out) if out is not None else Path(folder) / f"{name}.parquet"
+    out = Path(out)
     with pq.ParquetWriter(out, schema, compression="zstd", write_statistics=[key], write_page_index=True,
                           max_rows_per_page=PAGE_ROWS, use_dictionary=text or False,
                           dictionary_pagesize_limit=DICTIONARY_PAGE_BYTES, store_schema=False,

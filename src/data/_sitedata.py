@@ -440,11 +440,11 @@ def mart_file_options(fmt: str) -> str:
     return "(FORMAT csv, HEADER true)" if fmt == "csv" else "(FORMAT parquet, COMPRESSION zstd)"
 
 
-def mart_file_path(con, name: str, fmt: str, folder: Path | None = None, out: Path | None = None) -> Path:
-    """One mart written as CSV (header row, UTF-8) or Parquet (zstd) to ``out`` (default
-    ``folder/<name>.<fmt>``), through DuckDB COPY (the bytes stay on disk)."""
+def mart_file_path(con, name: str, fmt: str, out: Path) -> Path:
+    """One mart written as CSV (header row, UTF-8) or Parquet (zstd) to the file ``out``,
+    through DuckDB COPY (the bytes stay on disk)."""
     options = mart_file_options(fmt)
-    out = Path(out) if out is not None else Path(folder) / f"{name}.{fmt}"
+    out = Path(out)
     literal = "'" + str(out).replace("'", "''") + "'"
     con.execute(f"copy (select * from {MARTS_SCHEMA}.{quote_ident(name)}) to {literal} {options}")
     return out

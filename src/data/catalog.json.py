@@ -20,7 +20,7 @@ for name, info in catalog.items():
                    # a big mart's Parquet download is several files (src/data/_run_parquet.py
                    # plan_parts): each with the first key it holds (null: from the first) and its rows
                    "parquet_parts": [p.listing() for p in parts] if len(parts) > 1 else None,
-                   "parquet_part_key": (rp.part_key_of(catalog, name) or (None,))[0] if len(parts) > 1 else None})
+                   "parquet_part_key": rp.part_key_of(catalog, name)[0] if len(parts) > 1 else None})
 kinds = {}
 if con is not None and sd.has_column(catalog, "dim_runs", "source_kind"):
     kinds = dict(con.execute("select run_id, source_kind from marts.dim_runs").fetchall())

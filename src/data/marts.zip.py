@@ -18,12 +18,10 @@
 # the build that wrote it (_run_parquet.PartCache): one more run rewrites the parts it lands in.
 # The whole-mart downloads come from the same cache when their rows did not change
 # (_run_parquet.download_fingerprint): one more run rewrites the downloads of the marts it changed.
-# Members are streamed: a CSV is written by DuckDB to a temporary file and copied into the
+# Members are streamed: a file is written by DuckDB into the part cache and copied into the
 # archive in chunks, so memory does not grow with the largest mart.
 import os
 import sys
-import tempfile
-from pathlib import Path
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import _run_parquet as rp  # noqa: E402
@@ -33,7 +31,7 @@ con = sd.connect()
 catalog = sd.marts(con)
 
 
-def keyed_parquet(name: str, key: str, target_rows: int, folder: Path, cache: rp.PartCache, with_layout: bool):
+def keyed_parquet(name: str, key: str, target_rows: int, cache: rp.PartCache, with_layout: bool):
     """The keyed mart's Parquet file or parts, each from the part cache when its rows did not
     change since a build that wrote it; yields (member name, path) and returns the layouts
     (None unless ``with_layout``: only the marts the run page reads need them)."""
@@ -41,14 +39,14 @@ def keyed_parquet(name: str, key: str, target_rows: int, folder: Path, cache: rp
     entries = []
     for part, fingerprint in zip(parts, rp.part_fingerprints(con, catalog, name, key, parts)):
         def write(out, part=part):
-            rp.write_keyed_parquet(con, catalog, name, key, folder, part=part if len(parts) > 1 else None, out=out)
+            rp.write_keyed_parquet(con, catalog, name, key, out, part=part if len(parts) > 1 else None)
         path = cache.get_or_write(fingerprint, write)
         entries.append({**part.listing(), "layout": rp.file_layout(path, key) if with_layout else None})
         yield part.file, path
     return entries[0]["layout"] if len(parts) == 1 else entries
 
 
-def members(folder: Path):
+def members():
     layouts = {}  # of the keyed Parquet files, for run_marts.json
     cache = rp.PartCache()
     for name in sorted(catalog):
@@ -56,13 +54,13 @@ def members(folder: Path):
         cut = rp.part_key_of(catalog, name)
         for fmt in sd.download_formats(con, name):  # huge marts: Parquet only
             if fmt == "parquet" and cut is not None:
-                layout = yield from keyed_parquet(name, *cut, folder, cache, with_layout=read_by_key)
+                layout = yield from keyed_parquet(name, *cut, cache, with_layout=read_by_key)
                 if read_by_key:
                     layouts[name] = layout
                 continue  # the cache keeps its files for the next build
             # a download whose rows did not change since the last build is that build's file
             path = cache.get_or_write(rp.download_fingerprint(con, catalog, name, fmt),
-                                      lambda out, name=name, fmt=fmt: sd.mart_file_path(con, name, fmt, out=out),
+                                      lambda out, name=name, fmt=fmt: sd.mart_file_path(con, name, fmt, out),
                                       suffix=f".{fmt}", kind="download")
             yield f"{name}.{fmt}", path
     # What the run page reads first (src/components/run-bundle.js): written here, beside the very
@@ -70,15 +68,15 @@ def members(folder: Path):
     yield "run_marts.json", sd.json_bytes(rp.run_marts_index(con, catalog, layouts) if con is not None
                                           else {"marts": [], "dims": {}, "run_row_limit": sd.RUN_ROW_LIMIT})
     cache.keep_only_used()
-    print(f"marts: {cache.reused} Parquet files from the part cache, {cache.written} written ({cache.folder})", file=sys.stderr)
+    print("marts: {} Parquet files from the part cache, {} written ({})".format(*cache.count("part"), cache.folder), file=sys.stderr)
     print("marts: {} downloads from the part cache, {} written".format(*cache.count("download")), file=sys.stderr)
 
 
 try:
-    with tempfile.TemporaryDirectory(prefix="iopscope-site-") as tmp:
-        # each member also goes straight into Framework's cache: it would otherwise re-read the
-        # whole archive for every member it copies (see write_zip_stream_cached)
-        sd.write_zip_stream_cached(members(Path(tmp)), __file__)
+    # every file is written into the part cache (no temporary folder); each member also goes
+    # straight into Framework's cache: it would otherwise re-read the whole archive for every
+    # member it copies (see write_zip_stream_cached)
+    sd.write_zip_stream_cached(members(), __file__)
 finally:
     if con is not None:
         con.close()

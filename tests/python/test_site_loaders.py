@@ -53,7 +53,7 @@ def keyed_file(sd, catalog, name, key, folder):
     con = sd.connect()
     try:
         con.execute("select count(*) from marts.dim_runs").fetchone()  # left unfinished, as loaders do
-        return rp.write_keyed_parquet(con, catalog, name, key, folder)
+        return rp.write_keyed_parquet(con, catalog, name, key, Path(folder) / f"{name}.parquet")
     finally:
         con.close()
 
