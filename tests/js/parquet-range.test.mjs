@@ -29,7 +29,7 @@ con.execute("""create table marts.fct_samples as select printf('run-%03d', r) as
   from range(40) a(r), range(30) b(t)""")
 catalog = {"fct_samples": {"columns": [{"name": n, "type": t} for n, t in
   con.execute("select column_name, data_type from information_schema.columns where table_name = 'fct_samples' order by ordinal_position").fetchall()]}}
-path = rp.write_keyed_parquet(con, catalog, "fct_samples", "run_id", sys.argv[1])
+path = rp.write_keyed_parquet(con, catalog, "fct_samples", "run_id", sys.argv[1] + "/fct_samples.parquet")
 print(json.dumps({"path": str(path), "layout": rp.file_layout(path, "run_id")}))
 `;
 
