@@ -3,14 +3,30 @@
 --                 the run has a window and the sample a timestamp
 --   is_preferred_source: the run's best CPU source (mpstat, then sar, collectl, iostat's avg-cpu
 --                 block), so one run's CPU is never averaged over two tools' copies
--- Incremental by run (dbt_project.yml, macros/incremental_runs.sql): a build reads only new
--- and changed runs.
--- depends_on: {{ ref('int_run_fingerprints') }}
+-- A view, not a table: its two readers (fct_cpu_samples, int_runs_cpu_summarized) are
+-- incremental by run and select from it only the runs they rebuild; the filter reaches the lake
+-- scan, since nothing here mixes runs except by run_id. As a table it wrote every CPU sample a
+-- second time (at 10,000 runs 27 s, then 26 s for the mart, against 30 s for the mart alone
+-- from this view). The runs' best sources come from a scan of their own (run_sources) rather
+-- than from the samples CTE: a CTE read twice is materialized whole, and the run filter then
+-- never reaches the lake (6.9 s instead of 0.3 s for one run at 10,000 runs).
+{%- set source_rank -%}
+    case source_block
+        when 'mpstat' then 1 when 'sar' then 2 when 'collectl' then 3 when 'iostat-avg-cpu' then 4 else 5
+    end
+{%- endset %}
 
 with samples as (
 
     select * from {{ ref('stg_lake__cpu_samples') }}
-    where {{ runs_to_build('run_id') }}
+
+),
+
+run_sources as (
+
+    select run_id, min({{ source_rank }}) as best_rank
+    from {{ ref('stg_lake__cpu_samples') }}
+    group by run_id
 
 ),
 
@@ -30,18 +46,8 @@ ranked as (
 
     select
         samples.*,
-        case samples.source_block
-            when 'mpstat' then 1 when 'sar' then 2 when 'collectl' then 3 when 'iostat-avg-cpu' then 4 else 5
-        end as source_rank
+        {{ source_rank }} as source_rank
     from samples
-
-),
-
-best as (
-
-    select run_id, min(source_rank) as best_rank
-    from ranked
-    group by run_id
 
 ),
 
@@ -55,11 +61,11 @@ final as (
             when windows.window_start_at is null or ranked.sampled_at is null then true
             else ranked.sampled_at > windows.window_start_at and ranked.sampled_at <= windows.window_end_at
         end as is_in_window,
-        ranked.source_rank = best.best_rank as is_preferred_source,
+        ranked.source_rank = run_sources.best_rank as is_preferred_source,
         fingerprints.run_fingerprint
     from ranked
     left join windows on ranked.run_id = windows.run_id
-    left join best on ranked.run_id = best.run_id
+    left join run_sources on ranked.run_id = run_sources.run_id
     left join fingerprints on ranked.run_id = fingerprints.run_id
 
 )

@@ -1,13 +1,13 @@
 -- iostat device samples with the run's measured window applied and the device's role in the
 -- run (data / log / data+log / other) from the manifest, matched on the kernel name.
--- Incremental by run (dbt_project.yml, macros/incremental_runs.sql): a build reads only new
--- and changed runs.
--- depends_on: {{ ref('int_run_fingerprints') }}
+-- A view, not a table: its two readers (fct_iostat_device_samples, int_runs_iostat_summarized)
+-- are incremental by run and select from it only the runs they rebuild; the filter reaches the
+-- lake scan (every join here is on run_id). As a table it wrote every sample a second time (at
+-- 10,000 runs 7.0 s, then 7.9 s for the mart, against 7.8 s for the mart alone from this view).
 
 with samples as (
 
     select * from {{ ref('stg_lake__iostat_device_samples') }}
-    where {{ runs_to_build('run_id') }}
 
 ),
 

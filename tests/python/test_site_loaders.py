@@ -599,7 +599,7 @@ def test_marts_fingerprinted_by_run_are_rebuilt_only_with_their_run(monkeypatch)
     monkeypatch.syspath_prepend(str(DATA))
     rp = importlib.import_module("_run_parquet")
     marts = yaml.safe_load((ROOT / "dbt_project.yml").read_text())["models"]["iopscope"]["marts"]
-    by_run = yaml.safe_load((ROOT / "dbt_project.yml").read_text())["models"]["iopscope"]["intermediate"]["int_cpu_samples_windowed"]
+    by_run = yaml.safe_load((ROOT / "dbt_project.yml").read_text())["models"]["iopscope"]["intermediate"]["int_tpcc_runs_summarized"]
     for name in rp.RUN_LOCAL_MARTS:
         assert marts.get(name) == by_run, f"{name} is not incremental by run"
         assert "run_fingerprint" in (ROOT / "models" / "marts" / f"{name}.sql").read_text()
