@@ -94,3 +94,18 @@
     select 1
     {%- endif -%}
 {%- endmacro %}
+
+
+{#- Every column of `relation` (quoted), for a fingerprint that must cover whatever a model reads of it
+    (a column the model starts reading later is then covered too). Known only when dbt executes:
+    at parse time, just `fallback`. -#}
+{% macro columns_of(relation, fallback=[]) -%}
+    {%- if not execute -%}
+        {{ return(fallback) }}
+    {%- endif -%}
+    {%- set names = [] -%}
+    {%- for column in adapter.get_columns_in_relation(relation) -%}
+        {%- do names.append(adapter.quote(column.name)) -%}
+    {%- endfor -%}
+    {{ return(names) }}
+{%- endmacro %}
