@@ -2,7 +2,7 @@
     configuration, a comparison group), rebuilt only for the keys whose inputs changed.
 
     A key's inputs are fingerprinted by a small table model (int_db_config_fingerprints,
-    int_device_fingerprints): one row per key, `<key columns>, key_fingerprint`, and
+    int_device_fingerprints, int_device_input_fingerprints): one row per key, `<key columns>, key_fingerprint`, and
     `is_new_or_changed` = the key has no row with that fingerprint in the previous build of the
     same table (the warehouse copy an update starts from; true for every key in a full build), as
     int_run_fingerprints does for runs. A model built from those keys then
@@ -97,15 +97,20 @@
 
 
 {#- Every column of `relation` (quoted), for a fingerprint that must cover whatever a model reads of it
-    (a column the model starts reading later is then covered too). Known only when dbt executes:
-    at parse time, just `fallback`. -#}
+    (a column the model starts reading later is then covered too). Known only when dbt executes
+    a model: at parse time and in unit tests, just `fallback`; no column at all is an error. -#}
 {% macro columns_of(relation, fallback=[]) -%}
-    {%- if not execute -%}
+    {#- at parse time, and in a unit test (its inputs are CTEs, not relations): the fallback -#}
+    {%- if not execute or model.resource_type == 'unit_test' -%}
         {{ return(fallback) }}
     {%- endif -%}
     {%- set names = [] -%}
     {%- for column in adapter.get_columns_in_relation(relation) -%}
         {%- do names.append(adapter.quote(column.name)) -%}
     {%- endfor -%}
+    {%- if not names -%}
+        {#- a fingerprint of no column would call every key unchanged for ever -#}
+        {{ exceptions.raise_compiler_error("columns_of: no columns found for " ~ relation ~ " (built yet?)") }}
+    {%- endif -%}
     {{ return(names) }}
 {%- endmacro %}
