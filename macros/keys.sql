@@ -10,6 +10,13 @@
 {%- endmacro %}
 
 
+{#- One hash of a group's texts whatever order its rows come in (the texts sorted, joined by
+    '|'): the fingerprint of a run, a configuration or a device from its rows' fingerprints. -#}
+{% macro group_digest(column) -%}
+    {{ dbt.hash(dbt.listagg(column, "'|'", 'order by ' ~ column)) }}
+{%- endmacro %}
+
+
 {#- Readable, explicit comparison key: 'name=value; name=value', unknown values spelled 'n/a'.
     `pairs` is a list of [label, sql expression]. Two rows compare only when this text is equal. -#}
 {% macro condition_key(pairs) -%}

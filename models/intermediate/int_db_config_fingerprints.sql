@@ -26,7 +26,7 @@ fingerprinted as (
 
     select
         config_id,
-        {{ dbt.hash(dbt.listagg('row_fingerprint', "'|'", 'order by row_fingerprint')) }} as key_fingerprint
+        {{ group_digest('row_fingerprint') }} as key_fingerprint
     from described
     group by config_id
 

@@ -54,7 +54,7 @@ fingerprinted as (
 
     select
         device_id,
-        {{ dbt.hash(dbt.listagg('row_fingerprint', "'|'", 'order by row_fingerprint')) }} as key_fingerprint
+        {{ group_digest('row_fingerprint') }} as key_fingerprint
     from input_rows
     group by device_id
 

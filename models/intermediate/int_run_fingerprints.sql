@@ -50,7 +50,7 @@ final as (
 
     select
         run_id,
-        {{ dbt.hash(dbt.listagg('file_text', "'|'", 'order by file_text')) }} as run_fingerprint,
+        {{ group_digest('file_text') }} as run_fingerprint,
         count(*) as input_file_count
     from described
     group by run_id
