@@ -112,6 +112,30 @@ def test_same_seed_same_bytes_and_a_bigger_tree_extends_a_smaller_one(tmp_path):
     assert {Path(p).parent.as_posix() for p in new} == {gen.plan(7, 6)[5].rel_dir}
 
 
+def test_shortened_runs_are_the_same_campaigns_in_fewer_bytes_and_say_so(tmp_path):
+    full, short = gen.plan(5, 40), gen.plan(5, 40, length=0.1)
+    assert [p.run_id for p in short] == [p.run_id for p in full]
+    for f, s in zip(full, short):
+        same = ("device_id", "host_id", "levels", "profiles", "warehouses", "buffer_pool_gib", "started_at")
+        assert [getattr(s.campaign, k) for k in same] == [getattr(f.campaign, k) for k in same]
+        if f.campaign.kind == "tpcc":
+            assert s.campaign.measure_s == max(gen.MIN_MEASURE_S, round(f.campaign.measure_s * 0.1)) < f.campaign.measure_s
+            assert s.campaign.rampup_s == max(gen.MIN_RAMPUP_S, round(f.campaign.rampup_s * 0.1))
+        else:
+            assert s.campaign.step_runtime_s == max(gen.MIN_STEP_RUNTIME_S, round(f.campaign.step_runtime_s * 0.1))
+            assert s.campaign.step_ramp_s == max(gen.MIN_STEP_RAMP_S, round(f.campaign.step_ramp_s * 0.1))
+    sizes = {length: gen.generate(tmp_path / str(length), 12, seed=5, length=length).bytes for length in (1.0, 0.1)}
+    assert sizes[0.1] < sizes[1.0] / 3
+    tags = {tuple(read_manifest(p).get("tags")) for p in (tmp_path / "0.1").rglob("run.toml")}
+    assert tags and all("length-0.1" in t and "synthetic" in t for t in tags)
+    assert all("length-1" not in read_manifest(p).get("tags") for p in (tmp_path / "1.0").rglob("run.toml"))
+    report = Ingestor(tmp_path / "0.1", tmp_path / "lake").run()
+    assert report.runs_ingested == 12
+    assert [str(e) for e in report.errors] == [] and [str(w) for w in report.warnings] == []
+    with pytest.raises(ValueError, match="length"):
+        gen.plan(5, 3, length=0)
+
+
 def test_the_mix_has_every_device_class_and_both_benchmarks():
     plans = gen.plan(1, 1000)
     kinds = {p.campaign.kind for p in plans}

@@ -1,6 +1,7 @@
 """``iopscope bench``: the synthetic data generator and the benchmark (``bench/run.py``).
 
     iopscope bench synth --runs 1000 --out /tmp/iopscope-bench/raw-1000
+    iopscope bench synth --runs 100000 --length 0.1 --out /tmp/iopscope-bench/raw-100000@0.1
     iopscope bench run --scales 1x,100,1000        # = python bench/run.py ...
 """
 
@@ -23,6 +24,9 @@ def register(sub) -> None:
     s.add_argument("--start", type=int, default=0, help="write runs START..RUNS-1 only (add to a tree)")
     s.add_argument("--no-bundled", action="store_true", help="do not copy data/raw's collections beside them")
     s.add_argument("--workers", type=int, default=1, help="processes writing in parallel")
+    s.add_argument("--length", type=float, default=1.0,
+                   help="shorten every run's measured time by this factor in (0, 1] (many runs in few bytes; "
+                        "tagged length-<factor>)")
     s.set_defaults(func=cmd_synth)
 
     r = bench.add_parser("run", help="run bench/run.py (all its options follow, e.g. --scales 1x,100 --smoke)")
@@ -44,6 +48,9 @@ def cmd_synth(args) -> int:
     from iopscope.paths import Paths
     from iopscope.synth.generate import generate
 
+    if not 0 < args.length <= 1:
+        print(f"--length must be in (0, 1] (a factor that shortens each run), not {args.length}", file=sys.stderr)
+        return 2
     paths = Paths.default()
     out = Path(args.out)
     for protected in {paths.raw, paths.root / "data" / "raw"}:
@@ -55,7 +62,8 @@ def cmd_synth(args) -> int:
         task = progress.add_task("synth", total=args.runs - args.start)
         report = generate(out, args.runs, args.seed, start=args.start,
                           bundled=None if args.no_bundled else paths.root / "data" / "raw",
-                          workers=args.workers, on_progress=lambda done, total: progress.update(task, completed=done))
+                          workers=args.workers, length=args.length,
+                          on_progress=lambda done, total: progress.update(task, completed=done))
     print(f"{report.runs} synthetic runs ({', '.join(f'{k} {v}' for k, v in sorted(report.kinds.items()))}), "
           f"{report.bytes / 1e6:.1f} MB in {out}/synthetic; devices: "
           + ", ".join(f"{k} {v}" for k, v in sorted(report.devices.items())))

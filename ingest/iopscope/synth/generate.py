@@ -14,6 +14,11 @@ for ``IOPSCOPE_RAW``. Campaigns are what a lab would run:
 Everything is deterministic: run ``i`` of a seed is the same whatever the total size, so the
 first 100 runs of the 10,000-run tree are the 100-run tree, and "one more run" is run ``N``.
 Every manifest says ``kind = "synthetic"``, ``synthetic = true`` and tags ``synthetic``.
+
+``length`` (default 1) shortens every run's measured and ramp-up time by that factor, with the
+same campaigns, devices and load levels otherwise: a tree of many short runs has the run count
+of a large archive in the bytes of a small one (the benchmark's ``100000@0.1`` scale, measured
+where the full-length tree does not fit the disk). Such runs are tagged ``length-<factor>``.
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ import math
 import os
 import random
 import shutil
+import signal
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterator
@@ -80,6 +86,7 @@ class Campaign:
     fio_logs: bool = False
     iso_time: bool = True          # S_TIME_FORMAT=ISO for iostat / mpstat
     started_at: dt.datetime = EPOCH
+    length: float = 1.0            # the factor its times were shortened by (campaign())
 
     def __post_init__(self) -> None:
         if not self.iso_time and not 13 <= self.started_at.day <= 27:
@@ -124,7 +131,20 @@ def _weighted(rng: random.Random, items: dict[str, Any]) -> Any:
     return rng.choices(values, weights=[v.weight for v in values])[0]
 
 
-def campaign(seed: int, number: int) -> Campaign:
+# The shortest times a shortened run keeps (``length`` < 1): a TPC-C run still has several 1 s
+# intervals after its ramp-up, and an fio step a few 1 s log windows.
+MIN_MEASURE_S, MIN_RAMPUP_S, MIN_STEP_RUNTIME_S, MIN_STEP_RAMP_S = 10, 3, 2, 1
+
+
+def _shorter(seconds: int, length: float, floor: int) -> int:
+    return seconds if length == 1 else max(floor, round(seconds * length))
+
+
+def campaign(seed: int, number: int, length: float = 1.0) -> Campaign:
+    """Campaign ``number`` of the seed; ``length`` shortens its runs (module docstring). Every
+    random draw is the same whatever ``length``: the short tree has the same campaigns."""
+    if not 0 < length <= 1:
+        raise ValueError(f"length must be in (0, 1], not {length}")
     rng = random.Random(f"iopscope-synth/{seed}/campaign/{number}")
     host = _weighted(rng, HOST_CLASSES)
     device = _weighted(rng, DEVICE_CLASSES)
@@ -155,24 +175,27 @@ def campaign(seed: int, number: int) -> Campaign:
                         mysql=mysql, config_id=f"synth-mysql-{mysql}-bp{int(pool)}g-flush{flush}",
                         flush_log=flush, log_device=log_class,
                         log_device_id=f"synth-{log_class.key}-{host_n:02d}L" if log_class else None,
-                        measure_s=rng.choice((120, 180, 300)), rampup_s=rng.choice((30, 60, 120)),
-                        **common)
+                        measure_s=_shorter(rng.choice((120, 180, 300)), length, MIN_MEASURE_S),
+                        rampup_s=_shorter(rng.choice((30, 60, 120)), length, MIN_RAMPUP_S),
+                        length=length, **common)
     start = rng.randrange(0, 3)
     count = rng.randint(4, 9 - start)
     levels = QD_LEVELS[start:start + count]
     names = list(FIO_PROFILES)
     profiles = tuple(["database"] + rng.sample(names[1:], rng.randint(0, 2)))
     return Campaign(kind="fio", levels=levels, profiles=profiles,
-                    step_runtime_s=rng.choice((10, 15, 20, 30)), step_ramp_s=rng.choice((2, 3, 5)),
-                    fio_logs=rng.random() < 0.3, **common)
+                    step_runtime_s=_shorter(rng.choice((10, 15, 20, 30)), length, MIN_STEP_RUNTIME_S),
+                    step_ramp_s=_shorter(rng.choice((2, 3, 5)), length, MIN_STEP_RAMP_S),
+                    fio_logs=rng.random() < 0.3, length=length, **common)
 
 
-def plan(seed: int, runs: int) -> list[RunPlan]:
-    """The first ``runs`` runs of the seed's endless sequence of campaigns."""
+def plan(seed: int, runs: int, length: float = 1.0) -> list[RunPlan]:
+    """The first ``runs`` runs of the seed's endless sequence of campaigns (``length``: see
+    :func:`campaign`)."""
     out: list[RunPlan] = []
     number = 0
     while len(out) < runs:
-        c = campaign(seed, number)
+        c = campaign(seed, number, length)
         for step in range(c.run_count):
             if len(out) == runs:
                 break
@@ -547,7 +570,8 @@ def _manifest_common(run: RunPlan, tools: list[str], started: dt.datetime, ended
     c = run.campaign
     return {"schema_version": 1, "run_id": run.run_id, "kind": "synthetic", "synthetic": True,
             "tools": tools, "started_at": started, "ended_at": ended, "status": "complete",
-            "description": description, "tags": ["synthetic", "bench"] + tags,
+            "description": description,
+            "tags": ["synthetic", "bench"] + tags + ([f"length-{c.length:g}"] if c.length != 1 else []),
             "sysstat_version": "12.6.1", "host": _host_table(c),
             # study_id names a published study a run transcribes: the campaign goes in [extra]
             "extra": {"synthetic_campaign": c.name, "synthetic_model": "iopscope.synth.model"}}
@@ -577,13 +601,13 @@ class GenerateReport:
 
 
 @functools.lru_cache(maxsize=4)
-def _plan_cached(seed: int, runs: int) -> tuple[RunPlan, ...]:
-    return tuple(plan(seed, runs))
+def _plan_cached(seed: int, runs: int, length: float) -> tuple[RunPlan, ...]:
+    return tuple(plan(seed, runs, length))
 
 
-def _write_range(args: tuple[str, int, int, int, int]) -> tuple[int, int]:
-    out, seed, total, start, stop = args
-    runs = _plan_cached(seed, total)[start:stop]
+def _write_range(args: tuple[str, int, int, int, int, float]) -> tuple[int, int]:
+    out, seed, total, start, stop, length = args
+    runs = _plan_cached(seed, total, length)[start:stop]
     total = 0
     for run in runs:
         total += write_run(Path(out), run)
@@ -591,9 +615,11 @@ def _write_range(args: tuple[str, int, int, int, int]) -> tuple[int, int]:
 
 
 def generate(out: Path, runs: int, seed: int = 1, *, start: int = 0, bundled: Path | None = None,
-             workers: int = 1, on_progress: Callable[[int, int], None] | None = None) -> GenerateReport:
+             workers: int = 1, on_progress: Callable[[int, int], None] | None = None,
+             length: float = 1.0) -> GenerateReport:
     """Write runs ``start`` .. ``runs - 1`` of the seed under ``out``; copy ``bundled`` (a raw
-    root, e.g. ``data/raw``) beside them when given. ``workers`` > 1 writes in parallel."""
+    root, e.g. ``data/raw``) beside them when given. ``workers`` > 1 writes in parallel;
+    ``length`` < 1 shortens every run (module docstring)."""
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     if bundled is not None and Path(bundled).is_dir():
@@ -601,16 +627,19 @@ def generate(out: Path, runs: int, seed: int = 1, *, start: int = 0, bundled: Pa
             if entry.is_dir() and entry.name != COLLECTION and not (out / entry.name).exists():
                 shutil.copytree(entry, out / entry.name)
     report = GenerateReport()
-    plans = plan(seed, runs)[start:]
+    plans = plan(seed, runs, length)[start:]
     for p in plans:
         report.kinds[p.campaign.kind] = report.kinds.get(p.campaign.kind, 0) + 1
         report.devices[p.campaign.device.key] = report.devices.get(p.campaign.device.key, 0) + 1
-    chunks = [(str(out), seed, runs, i, min(i + 50, runs)) for i in range(start, runs, 50)]
+    chunks = [(str(out), seed, runs, i, min(i + 50, runs), length) for i in range(start, runs, 50)]
     done = 0
     if workers > 1 and len(chunks) > 1:
         import multiprocessing as mp
 
-        with mp.get_context("fork").Pool(workers) as pool:
+        # the workers must die quietly when the pool ends them: forked from `iopscope`, they
+        # would inherit its SIGTERM handler and print a traceback each (iopscope.cli)
+        with mp.get_context("fork").Pool(workers, initializer=signal.signal,
+                                         initargs=(signal.SIGTERM, signal.SIG_DFL)) as pool:
             for n, size in pool.imap_unordered(_write_range, chunks):
                 done += n
                 report.bytes += size
