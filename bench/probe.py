@@ -5,7 +5,8 @@ from ``wait4``) and CPU time belong to that task alone. Probes:
 
 ``ingest RAW LAKE``        an instrumented in-process ``Ingestor(RAW, LAKE).run()``: wall and
                            CPU seconds per step (discovery, hashing, reading, detection, parsing
-                           per format, manifest, conform, Parquet writing, state load/save).
+                           per format, manifest, conform, redaction, Parquet parts, pack
+                           writing, compaction, state load/save).
 ``parse FILE [--runs N]``  read + detect + parse one file (best of N, CPU time), its records per
                            table; with ``--equiv DIR`` also writes the parsed records as CSV
                            (text formats) or NDJSON (JSON formats) per table: the "equivalent
@@ -39,7 +40,7 @@ def _clock() -> tuple[float, float]:
 def probe_ingest(raw: Path, lake: Path) -> dict:
     import iopscope.ingest as ing
     import iopscope.lake as lake_mod
-    from iopscope import parsers
+    from iopscope import compaction, packs, parsers
 
     steps: dict[str, list[float]] = collections.defaultdict(lambda: [0.0, 0.0, 0])
     active: list[str] = []
@@ -75,6 +76,12 @@ def probe_ingest(raw: Path, lake: Path) -> dict:
         wrap(module, "parse", f"parse:{module.NAME}")
     wrap(lake_mod, "conform", "conform")
     wrap(lake_mod, "_atomic_write", "parquet_write")
+    # rows into pack files (an ingest of many runs, compaction.IngestPacks, and compaction
+    # itself), and compaction's own reading of parts and removing files around them
+    wrap(packs.PackWriter, "add", "pack_write")
+    wrap(packs.PackWriter, "commit", "pack_write")
+    wrap(compaction, "finish", "compaction")
+    wrap(ing, "mask_table", "redact")
     wrap(lake_mod.Lake, "save_state", "state_save")
     wrap(lake_mod.Lake, "record_run", "state_record")   # one journal line per ingested run
     wrap(lake_mod.Lake, "load_state", "state_load")

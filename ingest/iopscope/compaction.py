@@ -20,6 +20,14 @@ When: after every ingest, a collection with at least COMPACT_MIN_RUNS runs outsi
 compacted (IOPSCOPE_COMPACT_MIN_RUNS, 0 = never); `iopscope compact` compacts every collection
 now. Each pass merges the collection's smallest unfilled pack with its loose runs, so a run's
 rows are rewritten a bounded number of times (PACK_MAX_RUNS / COMPACT_MIN_RUNS at most).
+
+An ingest that will parse at least COMPACT_MIN_RUNS runs of one collection (a first ingest of an
+archive, a re-parse after a parser changed) writes their rows straight into packs
+(:class:`IngestPacks`) instead of parts it would pack at its end: at 1,000 short runs, writing
+the ~10 parts of each run, reading them back and removing them was two thirds of the ingest's
+wall time. Same guarantees: the pack is renamed into place first, then each run's journal line
+records its entry already placed in it (a run whose line a crash cut off has stale rows in the
+pack, which repair removes, and is parsed again), then the parts its previous entry owned go.
 """
 
 from __future__ import annotations
@@ -32,6 +40,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
 
+import pyarrow as pa
 import pyarrow.parquet as pq
 
 from iopscope import packs, tables
@@ -229,3 +238,81 @@ def _unlink(path: Path) -> int:
         return 1
     except FileNotFoundError:
         return 0
+
+
+class IngestPacks:
+    """The packs one ingest writes straight from the runs it parses in one collection.
+
+    :meth:`add` hands a run's tables to one open PackWriter per table and keeps its state entry
+    aside (never in the state: a snapshot written meanwhile must not name rows that are not on
+    disk); :meth:`commit` ends the pack: files renamed into place, then one journal line per
+    run, its entry placed in the pack, then the parts of the runs' previous entries removed.
+    A pack ends at PACK_MAX_RUNS runs or PACK_MAX_BYTES written of any table, as compaction's."""
+
+    def __init__(self, lake: Lake, collection: str) -> None:
+        self.lake, self.collection = lake, collection
+        self._writers: dict[str, packs.PackWriter] = {}
+        self._pending: dict[str, tuple[dict[str, Any], dict[str, Any] | None]] = {}
+
+    def __len__(self) -> int:
+        return len(self._pending)
+
+    def add(self, key: str, entry: dict[str, Any], previous: dict[str, Any] | None,
+            parts: dict[str, "pa.Table | None"]) -> None:
+        for name, table in parts.items():
+            if table is None:
+                continue
+            writer = self._writers.get(name)
+            if writer is None:   # named at commit, when its runs are known (_pack_id)
+                writer = packs.PackWriter(self.lake.pack_path(name, self.collection, "pending"),
+                                          arrow_schema(tables.get(name)), self.lake.staging)
+                self._writers[name] = writer
+            writer.add(key, table)
+        self._pending[key] = (entry, previous)
+
+    @property
+    def full(self) -> bool:
+        return len(self._pending) >= PACK_MAX_RUNS or any(
+            w.bytes_written() >= PACK_MAX_BYTES for w in self._writers.values())
+
+    def commit(self, state: dict[str, Any], report: CompactReport) -> None:
+        if not self._pending:
+            return
+        entries = {key: entry for key, (entry, _) in self._pending.items()}
+        pack_id = _pack_id(entries, list(entries))
+        for name, writer in sorted(self._writers.items()):
+            writer.path = self.lake.pack_path(name, self.collection, pack_id)
+            writer.commit()
+        self._writers.clear()
+        for key, entry in entries.items():   # each line is the commit point of its run
+            entry["pack"] = pack_id
+            state["runs"][key] = entry
+            self.lake.record_run(state, key)
+        for key, (_, previous) in self._pending.items():
+            if previous and not previous.get("pack"):
+                for name in previous.get("tables", []):
+                    report.files_removed += _unlink(self.lake.part_path(name, self.collection, key))
+        # a run that left another pack: compaction.finish rewrites that pack without it
+        report.packs_written += 1
+        report.runs_packed += len(self._pending)
+        self._pending.clear()
+
+    def abort(self) -> None:
+        for writer in self._writers.values():
+            writer.abort()
+        self._writers.clear()
+        self._pending.clear()
+
+
+def bulk_collections(runs: Iterable[Any], state: dict[str, Any], force: bool) -> set[str]:
+    """Collections whose runs this ingest will certainly parse (new, or marked to be parsed
+    again, or all with ``force``) number at least the compaction threshold: their runs go
+    straight into packs (:class:`IngestPacks`). 0 (compaction off) means none."""
+    threshold = auto_threshold()
+    if threshold <= 0:
+        return set()
+    counts: dict[str, int] = defaultdict(int)
+    for run in runs:
+        if force or (state["runs"].get(run.key) or {}).get("files") is None:
+            counts[run.collection] += 1
+    return {c for c, n in counts.items() if n >= threshold}

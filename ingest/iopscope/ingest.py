@@ -331,21 +331,44 @@ class Ingestor:
             report.runs_seen = len(runs)
             # Every run whose entry changes is recorded as soon as its parts are written (one
             # journal line, see Lake.record_run): a crash loses nothing already written, and
-            # recording one run does not cost more in a large lake than in a small one.
-            for i, run in enumerate(runs):
-                self.on_progress(i, len(runs), run.rel_dir)
-                if self._ingest_run(run, state, report):
-                    self.lake.record_run(state, run.key)
+            # recording one run does not cost more in a large lake than in a small one. Runs of
+            # a collection this ingest parses by the hundred go straight into packs instead,
+            # recorded when their pack is written (compaction.IngestPacks).
+            bulk = compaction.bulk_collections(runs, state, self.force)
+            batches: dict[str, compaction.IngestPacks] = {}
+            packed = compaction.CompactReport()
+            try:
+                for i, run in enumerate(runs):
+                    self.on_progress(i, len(runs), run.rel_dir)
+                    batch = None
+                    if run.collection in bulk:
+                        batch = batches.setdefault(run.collection, compaction.IngestPacks(self.lake, run.collection))
+                    if self._ingest_run(run, state, report, batch):
+                        self.lake.record_run(state, run.key)
+                    if batch is not None and batch.full:
+                        batch.commit(state, packed)
+                for batch in batches.values():
+                    batch.commit(state, packed)
+            except BaseException:
+                for batch in batches.values():   # its runs were not recorded: parsed again next time
+                    batch.abort()
+                raise
             self.on_progress(len(runs), len(runs), "")
             # runs that changed or vanished leave their packs; many loose runs are packed
             report.compaction = compaction.finish(self.lake, state)
+            report.compaction.packs_written += packed.packs_written
+            report.compaction.runs_packed += packed.runs_packed
+            report.compaction.files_removed += packed.files_removed
+            report.compaction.collections = sorted(set(report.compaction.collections) | set(batches))
             return report
 
     def _parts(self, key: str, rel_dir: str, table_names: Iterable[str]) -> list[Path]:
         return [self.lake.part_path(t, _collection(rel_dir), key) for t in table_names]
 
-    def _ingest_run(self, run: RunFolder, state: dict, report: IngestReport) -> bool:
-        """Parse and write one run unless unchanged; True when its state entry changed."""
+    def _ingest_run(self, run: RunFolder, state: dict, report: IngestReport,
+                    batch: "compaction.IngestPacks | None" = None) -> bool:
+        """Parse and write one run unless unchanged; True when its state entry changed and is
+        to be recorded now (False too for a run handed to ``batch``: recorded at its commit)."""
         previous = state["runs"].get(run.key)
         hashes, files = self._hashes(run, previous)
         old_files = (previous or {}).get("files")
@@ -371,12 +394,15 @@ class Ingestor:
             report.errors.append(FileError(where, None, f"run not written (ingest bug, please report): {exc}"))
             return False
         written: list[str] = []
-        for table_name in names:
-            path = self.lake.write_part(table_name, run.collection, run.key, parts[table_name])
-            if path is not None:
-                written.append(table_name)
-                report.rows_written += rows.count(table_name)
-        state["runs"][run.key] = {
+        if batch is not None and any(part is not None for part in parts.values()):
+            written = [name for name in names if parts[name] is not None]
+        else:
+            batch = None   # a run without rows has no place in a pack: its old parts go now
+            for table_name in names:
+                if self.lake.write_part(table_name, run.collection, run.key, parts[table_name]) is not None:
+                    written.append(table_name)
+        report.rows_written += sum(rows.count(name) for name in written)
+        entry = {
             "dir": run.rel_dir,
             "files": files,
             "tables": written,
@@ -385,6 +411,10 @@ class Ingestor:
         report.runs_ingested += 1
         for e in errors:
             (report.errors if e.severity == "error" else report.warnings).append(e)
+        if batch is not None:
+            batch.add(run.key, entry, previous, parts)
+            return False
+        state["runs"][run.key] = entry
         return True
 
     def _hashes(self, run: RunFolder, previous: dict | None) -> tuple[dict[str, str], dict[str, list]]:

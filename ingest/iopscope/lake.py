@@ -26,6 +26,7 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import json
+import math
 import os
 import shutil
 import tempfile
@@ -213,17 +214,29 @@ def _column(values: list, kind: str) -> pa.Array:
         except (pa.ArrowInvalid, pa.ArrowTypeError, OverflowError):
             array = None
         if array is not None:
-            array = _as_cast_would(array, kind)
+            array = _as_cast_would(array, kind, values if len(values) <= PYTHON_CHECK_MAX_VALUES else None)
             if array is not None:
                 return array
     return pa.array([_cast(v, kind) for v in values], type=arrow_type)
 
 
-def _as_cast_would(array: pa.Array, kind: str) -> pa.Array | None:
+# Up to this many values, _as_cast_would checks the Python values it was built from: for a
+# run's few rows that is cheaper than the Arrow calls (most columns of most parts are short).
+PYTHON_CHECK_MAX_VALUES = 512
+
+
+def _as_cast_would(array: pa.Array, kind: str, values: list | None = None) -> pa.Array | None:
     """An Arrow array of the column's type as _cast would leave it: nan/inf nulled; None when
-    it holds integers beyond 2**53 (to_int rounds those through float: leave them to _cast)."""
+    it holds integers beyond 2**53 (to_int rounds those through float: leave them to _cast).
+    ``values``: the Python values the array was made of, checked instead of the array."""
     if array.null_count == len(array):
         return array
+    if values is not None and kind == "float64":
+        if all(v is None or math.isfinite(v) for v in values):
+            return array
+    elif values is not None and kind == "int64":
+        numbers = [v for v in values if v is not None]
+        return array if -EXACT_INT_LIMIT < min(numbers) and max(numbers) < EXACT_INT_LIMIT else None
     if kind == "float64":
         finite = pc.is_finite(array)           # nan / inf are nulls, as to_float says
         if not pc.all(finite).as_py():

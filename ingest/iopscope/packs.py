@@ -110,6 +110,10 @@ class PackWriter:
         rest = whole.slice(cut)
         self._buffer, self._buffered = ([rest] if rest.num_rows else []), rest.num_rows
 
+    def bytes_written(self) -> int:
+        """Bytes of the pack on disk so far (the rows still buffered not counted)."""
+        return os.path.getsize(self._tmp)
+
     def commit(self) -> None:
         try:
             self._flush()

@@ -91,12 +91,22 @@ def mask_array(array: pa.Array) -> pa.Array:
         if dictionary is array.dictionary:
             return array
         return pa.DictionaryArray.from_arrays(array.indices, dictionary)
+    if len(array) <= PYTHON_MASK_MAX_VALUES:
+        values = array.to_pylist()
+        masked = [v if v is None else mask(v) for v in values]
+        return array if masked == values else pa.array(masked, array.type)
     hits = pc.match_substring_regex(array, _TRIGGER)
     if not pc.any(hits).as_py():
         return array
     values = array.to_pylist()
     masked = [mask(v) if hit else v for v, hit in zip(values, hits.to_pylist())]
     return array if masked == values else pa.array(masked, array.type)
+
+
+# Up to this many values an array is masked value by value in Python (``mask`` is cached, and
+# most values repeat: device names, job names, provenance); two Arrow calls (compiling the
+# trigger's regex each time) cost more for a run's few rows, which is what most parts hold.
+PYTHON_MASK_MAX_VALUES = 512
 
 
 def _is_text(kind: pa.DataType) -> bool:

@@ -173,3 +173,86 @@ def test_a_pack_takes_older_parts_and_refuses_to_drop_columns(tmp_path):
     assert packs.rewrite(path, {"k2"}, tmp_path / "staging") == 1
     assert packs.read_index(path) == [("k2", 0, 1)]
     assert packs.PackReader(path).schema.names == ["run_id", "value", "added_later"]
+
+
+def _pack_bytes(lake: Path, collection: str) -> dict[str, str]:
+    return {p.relative_to(lake).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in _parquet_files(lake) if packs.pack_id_of(p.name) and f"={collection}" in p.parent.name}
+
+
+def test_an_ingest_of_many_runs_writes_the_packs_compaction_would(raw, tmp_path, monkeypatch):
+    """Past the threshold, an ingest's runs go straight into packs: byte for byte the packs
+    that per-run parts and a compaction make, and no part is written on the way."""
+    reference = tmp_path / "reference"
+    Ingestor(raw, reference).run()
+    _compact(reference)
+    monkeypatch.setenv("IOPSCOPE_COMPACT_MIN_RUNS", "20")
+    lake = tmp_path / "lake"
+    written = []
+    real_write_part = Lake.write_part
+    monkeypatch.setattr(Lake, "write_part", lambda self, name, collection, key, table: written.append(collection)
+                        or real_write_part(self, name, collection, key, table))
+    report = Ingestor(raw, lake).run()
+    assert not report.failed and report.runs_ingested == 62
+    assert report.compaction.runs_packed == 61 and report.compaction.collections == ["measured"]
+    assert "measured" not in written and "published" in written   # 1 published run: under the threshold
+    assert _pack_bytes(lake, "measured") == _pack_bytes(reference, "measured") != {}
+    assert _rows_differ(lake, reference) == {}
+    _packs_match_state(lake)
+    # a re-parse of every run (--force) packs them again, in place of the packs they were in
+    again = Ingestor(raw, lake, force=True).run()
+    assert again.runs_ingested == 62 and again.compaction.runs_packed == 61
+    assert _pack_bytes(lake, "measured") == _pack_bytes(reference, "measured")
+    assert _rows_differ(lake, reference) == {}
+    _packs_match_state(lake)
+
+
+def test_a_bulk_re_parse_of_loose_runs_removes_their_parts(raw, tmp_path, monkeypatch):
+    lake = tmp_path / "lake"
+    Ingestor(raw, lake).run()                        # threshold 0: parts only
+    loose = [p for p in _parquet_files(lake) if p.name.startswith("run-")]
+    assert len(loose) > 500
+    monkeypatch.setenv("IOPSCOPE_COMPACT_MIN_RUNS", "20")
+    report = Ingestor(raw, lake, force=True).run()   # every run parsed again: into packs
+    assert report.compaction.runs_packed == 61 and report.compaction.files_removed >= 500
+    left = [p for p in _parquet_files(lake) if p.name.startswith("run-")]
+    assert all("=published" in p.parent.name for p in left) and left
+    _packs_match_state(lake)
+    fresh = tmp_path / "fresh"
+    monkeypatch.setenv("IOPSCOPE_COMPACT_MIN_RUNS", "0")
+    Ingestor(raw, fresh).run()
+    assert _rows_differ(lake, fresh) == {}
+
+
+@pytest.mark.parametrize("lines", [0, 1, 30])
+def test_an_ingest_killed_while_recording_its_pack_converges(raw, tmp_path, monkeypatch, lines):
+    """Killed after the pack was renamed into place and ``lines`` of its runs' journal lines:
+    the rows of the runs not recorded are stale in the pack; repair drops them, and the next
+    ingest parses those runs again."""
+    reference = tmp_path / "reference"
+    Ingestor(raw, reference).run()
+    monkeypatch.setenv("IOPSCOPE_COMPACT_MIN_RUNS", "20")
+    lake = tmp_path / "lake"
+    real_record = Lake.record_run
+    recorded = []
+
+    def record_then_die(self, state, key):
+        if state["runs"][key].get("pack"):
+            if len(recorded) == lines:
+                raise _Killed()
+            recorded.append(key)
+        real_record(self, state, key)
+
+    monkeypatch.setattr(Lake, "record_run", record_then_die)
+    with pytest.raises(_Killed):
+        Ingestor(raw, lake).run()
+    monkeypatch.setattr(Lake, "record_run", real_record)
+    assert len(Lake(lake).load_state()["runs"]) == lines + 1   # and the published run, before
+    paths = Paths(root=ROOT, raw=raw, lake=lake, warehouse=tmp_path / "w.duckdb", dist=tmp_path)
+    pipeline.repair_lake_if_needed(paths)
+    _packs_match_state(lake)
+    report = Ingestor(raw, lake).run()
+    assert not report.failed and report.runs_ingested == 61 - lines
+    assert _rows_differ(lake, reference) == {}
+    _packs_match_state(lake)
+    assert not list((lake / ".staging").iterdir())

@@ -154,6 +154,18 @@ def test_arrow_columns_cast_as_records_do(column, array, as_records):
     assert got.equals(want), (got.column(column).to_pylist(), want.column(column).to_pylist())
 
 
+def test_short_columns_checked_in_python_convert_as_long_ones_checked_by_arrow():
+    """Up to lake.PYTHON_CHECK_MAX_VALUES values a column's nan / inf / 2**53 checks run on
+    the Python values, above it in Arrow: the same records give the same values either way."""
+    from iopscope import lake as lake_mod
+    short = _edge_records(EDGE_VALUES)
+    repeat = lake_mod.PYTHON_CHECK_MAX_VALUES // len(short) + 1
+    long = conform(EDGE, short * repeat, PROVENANCE)
+    assert long.num_rows > lake_mod.PYTHON_CHECK_MAX_VALUES
+    assert long.slice(0, len(short)).equals(conform(EDGE, short, PROVENANCE))
+    assert long.column("f").to_pylist()[:4] == [1.5, None, None, None]
+
+
 def test_a_different_value_is_caught():
     """The comparison above can fail: one changed value makes the tables differ."""
     records = _edge_records(EDGE_VALUES)

@@ -249,3 +249,20 @@ def test_every_parser_was_given_a_planted_file():
 @pytest.mark.parametrize("text", COMMANDS.values())
 def test_mask_removes_each_command_shape(text):
     assert MARK not in mask(text)
+
+
+@pytest.mark.parametrize("rows", [3, 2000])
+def test_a_column_is_masked_whether_short_or_long(rows):
+    """Short arrays are masked value by value in Python, long ones tested in Arrow first
+    (redact.PYTHON_MASK_MAX_VALUES): a password in either, plain or dictionary-encoded, goes."""
+    import pyarrow as pa
+
+    from iopscope.redact import PYTHON_MASK_MAX_VALUES, mask_array
+    assert (rows > PYTHON_MASK_MAX_VALUES) == (rows == 2000)
+    values = ["sda", None] * (rows // 2) + [f"mysql -u root -p{MARK} tpcc"] * (rows % 2 or 2)
+    for array in (pa.array(values), pa.array(values).dictionary_encode()):
+        masked = mask_array(array).to_pylist()
+        assert len(masked) == len(values) and not any(v and MARK in v for v in masked)
+        assert masked[:2] == ["sda", None] and masked[-1] == "mysql -u root -p*** tpcc"
+    clean = pa.array(["sda", None] * (rows // 2))
+    assert mask_array(clean) is clean
