@@ -77,12 +77,16 @@ def _members(state: dict[str, Any], pack_id: str) -> set[str]:
 
 def evict(lake: Lake, state: dict[str, Any], targets: Iterable[tuple[str, str]], report: CompactReport) -> None:
     """Rewrite each (collection, pack id) of ``targets`` without the runs the state no longer
-    places in it (removed when none is left)."""
+    places in it, table by table: a run placed in the pack keeps its rows in a table only when
+    its entry lists that table (a re-parse that no longer fills a table, packed again under the
+    same pack id, must not leave the old rows there). A file left with no run is removed."""
+    runs = state["runs"]
     for collection, pack_id in sorted(set(targets)):
-        keep = _members(state, pack_id)
+        members = _members(state, pack_id)
         for name in tables.ALL:
             path = lake.pack_path(name, collection, pack_id)
             if path.exists():
+                keep = {key for key in members if name in runs[key].get("tables", ())}
                 dropped = packs.rewrite(path, keep, lake.staging)
                 report.runs_evicted += dropped
                 report.files_removed += not path.exists()
@@ -288,6 +292,10 @@ class IngestPacks:
             entry["pack"] = pack_id
             state["runs"][key] = entry
             self.lake.record_run(state, key)
+        # The same runs with the same files make the same pack id: a re-parse (--force, a new
+        # parser) may have replaced an older pack of that name in the tables it wrote, and left
+        # its file in a table it no longer fills (rows the runs' entries no longer list).
+        evict(self.lake, state, [(self.collection, pack_id)], report)
         for key, (_, previous) in self._pending.items():
             if previous and not previous.get("pack"):
                 for name in previous.get("tables", []):

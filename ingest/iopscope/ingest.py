@@ -335,6 +335,7 @@ class Ingestor:
             # a collection this ingest parses by the hundred go straight into packs instead,
             # recorded when their pack is written (compaction.IngestPacks).
             bulk = compaction.bulk_collections(runs, state, self.force)
+            last_of = {run.collection: i for i, run in enumerate(runs) if run.collection in bulk}
             batches: dict[str, compaction.IngestPacks] = {}
             packed = compaction.CompactReport()
             try:
@@ -345,7 +346,9 @@ class Ingestor:
                         batch = batches.setdefault(run.collection, compaction.IngestPacks(self.lake, run.collection))
                     if self._ingest_run(run, state, report, batch):
                         self.lake.record_run(state, run.key)
-                    if batch is not None and batch.full:
+                    # a pack ends when full, and as soon as its collection has no run left
+                    # (runs come in path order): a kill later loses none of its runs' work
+                    if batch is not None and (batch.full or last_of[run.collection] == i):
                         batch.commit(state, packed)
                 for batch in batches.values():
                     batch.commit(state, packed)
@@ -359,6 +362,7 @@ class Ingestor:
             report.compaction.packs_written += packed.packs_written
             report.compaction.runs_packed += packed.runs_packed
             report.compaction.files_removed += packed.files_removed
+            report.compaction.runs_evicted += packed.runs_evicted
             report.compaction.collections = sorted(set(report.compaction.collections) | set(batches))
             return report
 

@@ -95,7 +95,10 @@ def mask_array(array: pa.Array) -> pa.Array:
         values = array.to_pylist()
         masked = [v if v is None else mask(v) for v in values]
         return array if masked == values else pa.array(masked, array.type)
-    hits = pc.match_substring_regex(array, _TRIGGER)
+    # Non-ASCII values go to Python's `re` as well: its case folding is Unicode's (İDENTIFIED
+    # matches "identified"), RE2's in Arrow is not, and a value must be masked alike whatever
+    # the length of its column (PYTHON_MASK_MAX_VALUES).
+    hits = pc.or_(pc.match_substring_regex(array, _TRIGGER), pc.invert(pc.string_is_ascii(array)))
     if not pc.any(hits).as_py():
         return array
     values = array.to_pylist()

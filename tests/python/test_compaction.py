@@ -44,14 +44,16 @@ def _parquet_files(lake: Path) -> list[Path]:
 
 
 def _packs_match_state(lake: Path) -> None:
-    """Every pack holds exactly the runs the state places in it, and no packed run has parts."""
+    """Every pack file holds only runs the state places in its pack and whose entry lists its
+    table, and no packed run has parts."""
     state = Lake(lake).load_state()
     for path in _parquet_files(lake):
         pack_id = packs.pack_id_of(path.name)
         if pack_id:
+            table = path.parent.parent.name
             held = {key for key, _, _ in packs.read_index(path)}
             placed = {k for k, e in state["runs"].items() if e.get("pack") == pack_id and path.parent.name.endswith(
-                "=" + e["dir"].split("/", 1)[0])}
+                "=" + e["dir"].split("/", 1)[0]) and table in e.get("tables", ())}
             assert held <= placed and held, (path, held - placed)
         elif path.name.startswith("run-"):
             entry = state["runs"][path.name[4:-8]]
@@ -247,12 +249,57 @@ def test_an_ingest_killed_while_recording_its_pack_converges(raw, tmp_path, monk
     with pytest.raises(_Killed):
         Ingestor(raw, lake).run()
     monkeypatch.setattr(Lake, "record_run", real_record)
-    assert len(Lake(lake).load_state()["runs"]) == lines + 1   # and the published run, before
+    # the measured runs' pack ends with their last run, before the published run is read
+    assert len(Lake(lake).load_state()["runs"]) == lines
     paths = Paths(root=ROOT, raw=raw, lake=lake, warehouse=tmp_path / "w.duckdb", dist=tmp_path)
     pipeline.repair_lake_if_needed(paths)
     _packs_match_state(lake)
     report = Ingestor(raw, lake).run()
-    assert not report.failed and report.runs_ingested == 61 - lines
+    assert not report.failed and report.runs_ingested == 62 - lines
     assert _rows_differ(lake, reference) == {}
     _packs_match_state(lake)
     assert not list((lake / ".staging").iterdir())
+
+
+def test_runs_packed_again_under_the_same_name_leave_no_table_they_no_longer_fill(tmp_path):
+    """The same runs with the same files make the same pack id. Packed again after a re-parse
+    that no longer fills a table (a parser that stopped reporting errors), the old pack file of
+    that table must go; and a kill before it went is repaired the same way."""
+    import pyarrow as pa
+
+    from iopscope.lake import arrow_schema
+
+    def table(name: str, key: str) -> pa.Table:
+        columns = {f.name: pa.nulls(1, f.type) for f in arrow_schema(tables.get(name))}
+        columns["run_id"] = pa.array([key])
+        return pa.table(columns, schema=arrow_schema(tables.get(name)))
+
+    def pack_runs(lake: Lake, names: list[str], report: compaction.CompactReport) -> None:
+        batch = compaction.IngestPacks(lake, "c")
+        for key in ("aa", "bb"):
+            entry = {"dir": f"c/{key}", "files": {"x": ["0", 1, 1]}, "tables": names, "errors": []}
+            batch.add(key, entry, state["runs"].get(key), {name: table(name, key) for name in names})
+        batch.commit(state, report)
+
+    for killed in (False, True):
+        lake = Lake(tmp_path / f"lake-{killed}")
+        lake.ensure_schemas()
+        state = lake.load_state()
+        pack_runs(lake, ["ingest_files", "ingest_errors"], compaction.CompactReport())
+        assert len(list(lake.root.glob("ingest_errors/collection=c/pack-*.parquet"))) == 1
+        if killed:   # the commit died right after the journal lines: no eviction yet
+            real_evict = compaction.evict
+            compaction.evict = lambda *a, **k: None
+            try:
+                pack_runs(lake, ["ingest_files"], compaction.CompactReport())
+            finally:
+                compaction.evict = real_evict
+            assert list(lake.root.glob("ingest_errors/collection=c/pack-*.parquet"))
+            compaction.repair(lake, Lake(lake.root).load_state())
+        else:
+            report = compaction.CompactReport()
+            pack_runs(lake, ["ingest_files"], report)
+            assert report.runs_evicted == 2
+        assert not list(lake.root.glob("ingest_errors/collection=c/pack-*.parquet"))
+        assert len(list(lake.root.glob("ingest_files/collection=c/pack-*.parquet"))) == 1
+        _packs_match_state(lake.root)
