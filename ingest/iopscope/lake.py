@@ -74,13 +74,19 @@ def arrow_schema(table: tables.Table) -> pa.Schema:
     return pa.schema([pa.field(c.name, _ARROW[c.type]) for c in table.all_columns()])
 
 
+INT64_MIN, INT64_MAX = -2 ** 63, 2 ** 63 - 1
+
+
 def _cast(value: Any, kind: str) -> Any:
     if value is None:
         return None
     if kind == "string":
         return str(value)
     if kind == "int64":
-        return to_int(value)
+        # beyond int64 (fio prints 2**64 - 1 for "never set"): null, as nan/inf are for floats,
+        # not an OverflowError that would stop the whole ingest
+        number = to_int(value)
+        return number if number is None or INT64_MIN <= number <= INT64_MAX else None
     if kind == "float64":
         return to_float(value)
     if kind == "bool":

@@ -62,7 +62,7 @@ def to_int(value) -> int | None:
         return None
     try:
         f = float(value)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):   # OverflowError: an int beyond any float
         return None
     if math.isnan(f) or math.isinf(f):
         return None
@@ -75,7 +75,7 @@ def to_float(value) -> float | None:
         return None
     try:
         f = float(value)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):   # OverflowError: an int beyond any float
         return None
     if math.isnan(f) or math.isinf(f):
         return None

@@ -166,6 +166,16 @@ def test_short_columns_checked_in_python_convert_as_long_ones_checked_by_arrow()
     assert long.column("f").to_pylist()[:4] == [1.5, None, None, None]
 
 
+def test_numbers_no_column_can_hold_are_nulls_not_a_stopped_ingest():
+    """2**64 - 1 (fio's "never set"), 2**63 and an int beyond any float: nulls, as nan / inf
+    are, in records and in Arrow-free Columns blocks alike; the other values are kept."""
+    values = {"i": [2 ** 64 - 1, 2 ** 63, -(2 ** 70), 7], "f": [10 ** 400, -(10 ** 400), 2 ** 64, 1.5]}
+    for rows in (_edge_records(values), Columns(dict(values))):
+        got = conform(EDGE, rows, PROVENANCE)
+        assert got.column("i").to_pylist() == [None, None, None, 7]
+        assert got.column("f").to_pylist() == [None, None, float(2 ** 64), 1.5]
+
+
 def test_a_different_value_is_caught():
     """The comparison above can fail: one changed value makes the tables differ."""
     records = _edge_records(EDGE_VALUES)
