@@ -51,8 +51,10 @@ class SparkIngestor(Ingestor):
         self.spark = spark
         self._pending: list[RunFolder] = []
 
-    def _ingest_run(self, run: RunFolder, state: dict, report: IngestReport) -> bool:
-        # Inside Ingestor.run: defer the run to the executors, change nothing yet.
+    def _ingest_run(self, run: RunFolder, state: dict, report: IngestReport, batch=None) -> bool:
+        # Inside Ingestor.run: defer the run to the executors, change nothing yet. The executors
+        # write parts (no shared pack writer across them): ``batch`` stays empty, and the
+        # compaction at the end packs a collection past the threshold as before.
         self._pending.append(run)
         return False
 
