@@ -104,10 +104,12 @@ def repair(lake: Lake, state: dict[str, Any]) -> CompactReport:
     return report
 
 
-def finish(lake: Lake, state: dict[str, Any], threshold: int | None = None) -> CompactReport:
+def finish(lake: Lake, state: dict[str, Any], threshold: int | None = None,
+           report: CompactReport | None = None) -> CompactReport:
     """End of an ingest, under its lock: drop runs that left their pack (changed or removed)
-    from it, then compact collections with at least ``threshold`` loose runs."""
-    report = CompactReport()
+    from it, then compact collections with at least ``threshold`` loose runs. ``report``: one
+    that already counts this ingest's own packs (IngestPacks), added to."""
+    report = report or CompactReport()
     left = {(collection, pack_id) for key, (collection, pack_id) in lake.packs_at_load.items()
             if state["runs"].get(key, {}).get("pack") != pack_id}
     evict(lake, state, left, report)
@@ -257,9 +259,6 @@ class IngestPacks:
         self.lake, self.collection = lake, collection
         self._writers: dict[str, packs.PackWriter] = {}
         self._pending: dict[str, tuple[dict[str, Any], dict[str, Any] | None]] = {}
-
-    def __len__(self) -> int:
-        return len(self._pending)
 
     def add(self, key: str, entry: dict[str, Any], previous: dict[str, Any] | None,
             parts: dict[str, "pa.Table | None"]) -> None:

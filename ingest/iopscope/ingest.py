@@ -350,20 +350,14 @@ class Ingestor:
                     # (runs come in path order): a kill later loses none of its runs' work
                     if batch is not None and (batch.full or last_of[run.collection] == i):
                         batch.commit(state, packed)
-                for batch in batches.values():
-                    batch.commit(state, packed)
             except BaseException:
                 for batch in batches.values():   # its runs were not recorded: parsed again next time
                     batch.abort()
                 raise
             self.on_progress(len(runs), len(runs), "")
             # runs that changed or vanished leave their packs; many loose runs are packed
-            report.compaction = compaction.finish(self.lake, state)
-            report.compaction.packs_written += packed.packs_written
-            report.compaction.runs_packed += packed.runs_packed
-            report.compaction.files_removed += packed.files_removed
-            report.compaction.runs_evicted += packed.runs_evicted
-            report.compaction.collections = sorted(set(report.compaction.collections) | set(batches))
+            report.compaction = compaction.finish(self.lake, state, report=packed)
+            report.compaction.collections = sorted(set(packed.collections) | set(batches))
             return report
 
     def _parts(self, key: str, rel_dir: str, table_names: Iterable[str]) -> list[Path]:
