@@ -41,10 +41,21 @@ class RunFolder:
     key: str                 # stable id of the folder: hash of its path under the raw root
     rel_dir: str             # folder path under the raw root ("." for the root itself)
     collection: str          # first path component under the raw root
-    manifest_path: Path | None
-    files: list[Path]
+    # The manifest and the run's files as absolute path text: a Path per entry was half of a
+    # no-op ingest's walk of 54,000 files, and a run that is not parsed needs only its files'
+    # sizes and times. The properties give Paths to the code that parses.
+    manifest_text: str | None
+    file_texts: list[str]
     # entries of the run's folders that were not read (see _classify), each reported as a FileError
     problems: list["FileError"] = field(default_factory=list)
+
+    @property
+    def manifest_path(self) -> Path | None:
+        return Path(self.manifest_text) if self.manifest_text is not None else None
+
+    @property
+    def files(self) -> list[Path]:
+        return [Path(text) for text in self.file_texts]
 
 
 @dataclass
@@ -96,7 +107,7 @@ def open_regular(path: Path):
         raise
 
 
-def sha256_file(path: Path) -> str:
+def sha256_file(path: Path | str) -> str:
     digest = hashlib.sha256()
     with open_regular(path) as fh:
         for chunk in iter(lambda: fh.read(1 << 20), b""):
@@ -126,13 +137,13 @@ def discover_runs(raw_root: Path) -> list[RunFolder]:
     runs: list[RunFolder] = []
 
     # Strings, not Paths, while walking: a Path per directory entry was most of the CPU of a
-    # no-op ingest of 54,000 files. Only the files kept become Paths.
+    # no-op ingest of 54,000 files. The runs keep text too (RunFolder.file_texts).
     root_text = str(raw_root).rstrip("/")
     cut = len(root_text) + 1
 
     def walk(folder: str, owner: RunFolder | None, entries: list[os.DirEntry]) -> None:
         by_name = {e.name: e for e in entries}
-        manifest = next((Path(by_name[n].path) for n in MANIFEST_NAMES
+        manifest = next((by_name[n].path for n in MANIFEST_NAMES
                          if n in by_name and _classify(by_name[n], root_text)[0] == "file"), None)
         rel = folder[cut:] or "."
         if manifest is not None:
@@ -164,7 +175,7 @@ def discover_runs(raw_root: Path) -> list[RunFolder]:
                     continue
                 walk(entry.path, owner, below)
             elif kind == "file":
-                holder().files.append(Path(entry.path))
+                holder().file_texts.append(entry.path)
             else:
                 holder().problems.append(FileError(entry.path[cut:], None, reason,
                                                    "warning" if kind == "skipped" else "error"))
@@ -426,12 +437,12 @@ class Ingestor:
         prefix = "" if run.rel_dir == "." else run.rel_dir + "/"
         hashes: dict[str, str] = {}
         files: dict[str, list] = {}
-        paths = list(run.files) + ([run.manifest_path] if run.manifest_path else [])
+        paths = run.file_texts + ([run.manifest_text] if run.manifest_text is not None else [])
         for path in paths:
             rel = self._rel(path)
             name = rel.removeprefix(prefix)
             try:
-                st = path.stat()
+                st = os.stat(path)
                 was = old.get(name)
                 if was is not None and was[1] == st.st_size and was[2] == st.st_mtime_ns:
                     sha = was[0]
@@ -448,14 +459,14 @@ class Ingestor:
             files[problem.path.removeprefix(prefix)] = [f"!{problem.reason}", -1, -1]
         return hashes, files
 
-    def _rel(self, path: Path) -> str:
+    def _rel(self, path: Path | str) -> str:
         # Discovery builds every path under the resolved raw root: no need to resolve again
         # (one lstat per path component), and a string prefix is cut 10x faster than
         # Path.relative_to (which matters for 50,000 files); other paths are resolved.
         text = str(path)
         if text.startswith(self._root_prefix) and os.sep == "/":
             return text[len(self._root_prefix):]
-        return path.resolve().relative_to(self.raw_root).as_posix()
+        return Path(path).resolve().relative_to(self.raw_root).as_posix()
 
     def _parse_run(self, run: RunFolder, hashes: dict[str, str], report: IngestReport):
         rows = RunRows()
