@@ -208,7 +208,7 @@ def test_a_full_build_leaves_the_unit_tests_to_make_test(tmp_path, monkeypatch):
     (paths.lake / "_state.json").write_text("{}")  # the lake changed: an update, not "unchanged"
     assert pipeline.build_warehouse(paths) == "incremental"
     assert calls == [["build", "--exclude-resource-type", "unit_test"], ["build"],
-                     ["run", "--exclude", "path:models/staging"]]
+                     ["run", "--exclude", "config.materialized:view"]]
 
 
 def test_the_build_stamp_carries_the_generation_of_the_committed_file(tmp_path, monkeypatch):
