@@ -277,9 +277,12 @@ def _write_site_database(out: Path, max_rows: int | None = None) -> list[dict]:
                                  "autoload_known_extensions": "false"})
     try:
         con.execute(f"attach {literal(out)} as site (storage_version 'v1.0.0')")
-        con.execute("create schema site.marts")
         if catalog:
             con.execute(f"attach {literal(warehouse_path())} as wh (read_only)")
+        # one transaction: each table and each of the ~700 comments was a commit of its own
+        # (4.1 -> 2.7 s at 10,000 runs)
+        con.execute("begin transaction")
+        con.execute("create schema site.marts")
         left_out = []
         for name, info in catalog.items():
             q = quote_ident(name)
@@ -301,6 +304,7 @@ def _write_site_database(out: Path, max_rows: int | None = None) -> list[dict]:
                 if column["comment"]:
                     con.execute(f"comment on column site.marts.{q}.{quote_ident(column['name'])} "
                                 f"is {literal(column['comment'])}")
+        con.execute("commit")
         con.execute("detach site")
     finally:
         con.close()
