@@ -228,7 +228,9 @@ def run_ids(con, catalog: dict | None = None) -> list[str]:
 
 
 def write_json(obj) -> None:
-    json.dump(obj, sys.stdout, separators=(",", ":"), allow_nan=False)
+    # dumps, not dump: json.dump encodes in Python, piece by piece (154,000 writes for the
+    # catalog at 10,000 runs); dumps runs the C encoder in one go
+    sys.stdout.write(json.dumps(obj, separators=(",", ":"), allow_nan=False))
 
 
 def json_bytes(obj) -> bytes:
@@ -515,9 +517,11 @@ def download_formats(con, name: str) -> tuple[str, ...]:
     """The download formats the site offers for one mart: ("csv", "parquet"), or ("parquet",)
     above ``CSV_MAX_ROWS`` rows or ``CSV_MAX_VALUES`` values (the CLI exports any mart in full:
     see docs/site.md)."""
-    (rows,) = con.execute(f"select count(*) from {MARTS_SCHEMA}.{quote_ident(name)}").fetchone()
-    (columns,) = con.execute("select count(*) from duckdb_columns() where schema_name = ? and table_name = ?",
-                             [MARTS_SCHEMA, name]).fetchone()
+    mart = f"{MARTS_SCHEMA}.{quote_ident(name)}"
+    (rows,) = con.execute(f"select count(*) from {mart}").fetchone()
+    # the columns as the query binds them: duckdb_columns() lists every column of the warehouse
+    # (0.09 s a call, 0.01 s this way; each loader asks for every mart)
+    columns = len(con.execute(f"select * from {mart} limit 0").description)
     return ("parquet",) if rows > CSV_MAX_ROWS or rows * columns > CSV_MAX_VALUES else ("csv", "parquet")
 
 
