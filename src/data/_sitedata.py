@@ -237,14 +237,18 @@ def json_bytes(obj) -> bytes:
     return json.dumps(obj, separators=(",", ":"), allow_nan=False).encode("utf-8")
 
 
-# Dimension marts without a run_id, and the run-row columns whose values pick their rows (the
-# run page reads them by that key: src/data/_run_parquet.py, src/components/run-bundle.js).
+# Marts without a run_id (dimensions, mostly), and the run-row columns whose values pick their rows
+# (the run page reads them by that key: src/data/_run_parquet.py, src/components/run-bundle.js).
 DIM_KEYS = {
     "dim_hosts": ("host_id", ("host_id",)),
     "dim_devices": ("device_id", ("device_id", "data_device_id", "log_device_id", "device")),
     "dim_db_configs": ("config_id", ("config_id", "db_config_id")),
     "dim_studies": ("study_id", ("study_id",)),
     "dim_load_profiles": ("profile_id", ("profile_id", "load_profile_id")),
+    # not a dimension, read the same way: the TPC-C sweeps on the run's devices, so that a run page
+    # places its run in its sweep from a few rows instead of the whole knee list (1.2 MB of JSON
+    # on every run page at 10,000 runs, growing with the archive)
+    "fct_tpcc_sweep_knees": ("device_id", ("device_id",)),
 }
 # A run's rows per mart are capped for the browser; larger sets are thinned evenly (and say so):
 # src/components/run-bundle.js applies it, src/data/marts.zip.py hands it over (data/marts/run_marts.json).

@@ -294,6 +294,10 @@ describe("a measured TPC-C sweep on its run pages", () => {
       assert.match(row["this run"], /past the knee|the knee|before the knee/);
       const href = await page.locator("#run-sweep a.sweep-link").first().getAttribute("href");
       assert.match(href, /tpcc\?.*setup=host.*&bp=/);
+      // the sweeps of the run's device, by byte range, not the whole knee list (it grows with the archive)
+      const fetched = await page.evaluate(() => performance.getEntriesByType("resource").map((e) => e.name));
+      assert.ok(fetched.some((u) => /\/data\/marts\/fct_tpcc_sweep_knees\b/.test(u)), fetched.join("\n"));
+      assert.ok(!fetched.some((u) => /\/pages\/fct_tpcc_sweep_knees\b/.test(u)), fetched.join("\n"));
     });
   });
 });
