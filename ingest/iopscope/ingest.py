@@ -107,7 +107,7 @@ def open_regular(path: Path):
         raise
 
 
-def sha256_file(path: Path | str) -> str:
+def sha256_file(path: Path) -> str:
     digest = hashlib.sha256()
     with open_regular(path) as fh:
         for chunk in iter(lambda: fh.read(1 << 20), b""):
@@ -447,7 +447,7 @@ class Ingestor:
                 if was is not None and was[1] == st.st_size and was[2] == st.st_mtime_ns:
                     sha = was[0]
                 else:
-                    sha = sha256_file(path)
+                    sha = sha256_file(Path(path))   # only files that changed: a Path is cheap here
             except OSError as exc:
                 # unreadable or gone since discovery: one problem of the run (reported by
                 # _parse_run, and in `files` so that the run is parsed again once it can be read)
