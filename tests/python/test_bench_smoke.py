@@ -125,3 +125,26 @@ def test_floor_reads_and_writes_every_lake_row_and_mart(tmp_path):
     assert floor["marts_parquet"]["files"] == 2 and floor["copy_lake"]["file_mb"] > 0
     assert all(floor[step]["wall_s"] >= 0 for step in ("read_lake", "copy_lake", "write_marts", "marts_parquet"))
     assert not (tmp_path / "work").exists(), "the scratch copies are removed"
+
+
+def test_growth_leaves_out_a_dbt_build_that_did_not_build_every_model():
+    """bench/run.py growth: a build stopped by a failing test counts only when every model was
+    built; one whose test errors skipped a model (run 14, out of disk) has no comparable time."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("iopscope_bench_run", ROOT / "bench" / "run.py")
+    bench_run = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench_run)
+
+    def scale(runs, dbt):
+        return {"scale": str(runs), "ingest": {"runs_seen": runs, "cpu_s": 1.0, "wall_s": 1.0, "max_rss_mib": 1.0},
+                "dbt": {"max_rss_mib": 1.0, **dbt}}
+
+    def dbt_slope(last):
+        rows = bench_run.growth([scale(10, {"rc": 0, "wall_s": 10.0}), scale(100, last)])
+        return next(r for r in rows if r["metric"] == "dbt build wall_s")["slopes"]
+
+    assert dbt_slope({"rc": 0, "wall_s": 100.0}) == [1.0]
+    assert dbt_slope({"rc": 1, "wall_s": 100.0, "statuses": {"model:success": 9, "test:fail": 1}}) == [1.0]
+    assert dbt_slope({"rc": 2, "wall_s": 50.0, "statuses": {"model:success": 8, "model:skipped": 1, "test:error": 2}}) == []
+    assert dbt_slope({"rc": 2, "wall_s": 50.0}) == []
