@@ -260,8 +260,14 @@ class _Terminated(BaseException):
     """SIGTERM (timeout, systemd, kill) as an exception, so `finally` blocks still run."""
 
 
-def _on_sigterm(signum, frame):
-    raise _Terminated()
+_TERMINATED_EXIT = 143   # 128 + SIGTERM, what a shell reports for a process SIGTERM ended
+
+
+def _end_now(command: str) -> None:
+    """End at once, as SIGKILL would: every writer here survives SIGKILL at any moment (the crash
+    recovery tests kill them at random), so this is safe where raising is not."""
+    os.write(2, f"iopscope {command}: terminated\n".encode())
+    os._exit(_TERMINATED_EXIT)
 
 
 def _run(args) -> int:
@@ -269,19 +275,28 @@ def _run(args) -> int:
     import signal
 
     from iopscope.locks import LockTimeout
+    from iopscope.signal_safety import caused_by, catching_dropped, inside_an_import
 
-    previous = signal.signal(signal.SIGTERM, _on_sigterm)
+    def on_sigterm(signum, frame):
+        if inside_an_import(frame):   # raising there can be lost (see signal_safety)
+            _end_now(args.command)
+        raise _Terminated()
+
+    previous = signal.signal(signal.SIGTERM, on_sigterm)
     try:
-        return args.func(args)
+        with catching_dropped(_Terminated, lambda exc: _end_now(args.command)):
+            return args.func(args)
     except KeyboardInterrupt:
         print(f"\niopscope {args.command}: interrupted", file=sys.stderr)
         return 130
-    except _Terminated:
-        print(f"iopscope {args.command}: terminated", file=sys.stderr)
-        return 143
     except LockTimeout as exc:
         print(f"iopscope {args.command}: {exc}", file=sys.stderr)
         return 3
+    except BaseException as exc:
+        if not caused_by(exc, _Terminated):
+            raise
+        print(f"iopscope {args.command}: terminated", file=sys.stderr)
+        return _TERMINATED_EXIT
     finally:
         signal.signal(signal.SIGTERM, previous)
 

@@ -48,6 +48,7 @@ from rich.progress import (BarColumn, Progress, TaskProgressColumn, TextColumn, 
                            TimeRemainingColumn)
 
 from iopscope import __version__
+from iopscope.signal_safety import catching_dropped, inside_an_import
 from iopscope.capture import tomlw
 
 STATE_FILE = ".sweep.json"
@@ -70,20 +71,36 @@ def now() -> dt.datetime:
 
 @contextlib.contextmanager
 def interrupt_guard() -> Iterator[dict]:
-    """SIGINT / SIGTERM raise :class:`Interrupted` once; while the cleanup runs, repeats are ignored."""
-    info: dict[str, Any] = {"signal": None}
+    """SIGINT / SIGTERM raise :class:`Interrupted` once; while the cleanup runs, repeats are ignored.
+    Where raising could be lost (during an import, inside a ``__del__``: see signal_safety) the
+    signal is kept as pending instead, and :func:`raise_pending` raises it at the next tick."""
+    info: dict[str, Any] = {"signal": None, "pending": False}
 
     def handler(signum, frame):
         if info["signal"] is None:
             info["signal"] = signal.Signals(signum).name
+            if inside_an_import(frame):
+                info["pending"] = True
+                return
             raise Interrupted(info["signal"])
+
+    def dropped(exc: BaseException) -> None:
+        info["pending"] = True
 
     previous = {s: signal.signal(s, handler) for s in (signal.SIGINT, signal.SIGTERM)}
     try:
-        yield info
+        with catching_dropped(Interrupted, dropped):
+            yield info
     finally:
         for s, h in previous.items():
             signal.signal(s, h)
+
+
+def raise_pending(info: dict) -> None:
+    """Raise the interrupt a signal handler could not (see :func:`interrupt_guard`)."""
+    if info["pending"]:
+        info["pending"] = False
+        raise Interrupted(info["signal"])
 
 
 # --------------------------------------------------------------------------- files & manifests
@@ -258,12 +275,14 @@ def run_steps(sweep_dir: Path, state: SweepState, steps: list[Step], console: Co
                 task = progress.add_task("sweep", total=total)
                 done_s = 0.0
                 for number, s in enumerate(todo, 1):
+                    raise_pending(sig)
                     progress.update(task, description=f"{number}/{len(todo)} {s.label}")
                     entry = state.step(s.folder)
                     entry.update(status="running", started_at=now().isoformat())
                     state.save()
 
                     def tick(elapsed: float, _base=done_s, _cap=s.expected_s) -> None:
+                        raise_pending(sig)
                         progress.update(task, completed=_base + min(elapsed, _cap))
 
                     outcome = s.run(sweep_dir, tick)
