@@ -9,6 +9,7 @@
 // A line joins two points only when they are consecutive measured levels of one series
 // (segmentRows). Tooltips list only the fields a point has, numbers at 3-4 significant digits.
 import {conditionsText, varyingFields} from "./compare-logic.js";
+import {withFields} from "./data.js";
 import {deviceColorer} from "./palette.js";
 
 export const SCHEMA = "https://vega.github.io/schema/vega-lite/v6.json";
@@ -126,11 +127,10 @@ export function tooltip(entries) {
  * figure ("exact" / "approximate ..."), provenance (falls back to source_path) and series.
  */
 export function decorate(rows, {series = null} = {}) {
-  return rows.map((r) => {
+  return withFields(rows, (r) => {
     const kind = r.source_kind ?? r.run_kind ?? (r.is_synthetic ? "synthetic" : "measured");
     const approx = Boolean(r.is_approx ?? r.approx);
     const out = {
-      ...r,
       source_kind: kind,
       figure: APPROX_LABELS[approx ? 1 : 0],
       provenance: r.provenance ?? r.source ?? r.source_path ?? null
@@ -178,6 +178,7 @@ export function segmentRows(rows, {x, y, seriesOf, ladders = null, setupOf = (r)
     bySeries.get(key).push(r);
   }
   const out = [];
+  const extra = new Map();
   for (const [key, members] of bySeries) {
     const levels = [...new Set(members.map((r) => r[x]))].sort((a, b) => (isNum(a) && isNum(b) ? a - b : String(a).localeCompare(String(b))));
     const ladder = join === "ladder" && ladders ? ladders.get(setupOf(members[0])) : null;
@@ -194,9 +195,12 @@ export function segmentRows(rows, {x, y, seriesOf, ladders = null, setupOf = (r)
       const ys = members.filter((r) => r[x] === level).map((r) => r[y]).filter(isNum);
       mean.set(level, ys.length ? ys.reduce((s, v) => s + v, 0) / ys.length : null);
     }
-    for (const r of members) out.push({...r, _segment: `${key}\u001f${segmentOf.get(r[x])}`, _line_y: mean.get(r[x])});
+    for (const r of members) {
+      out.push(r);
+      extra.set(r, {_segment: `${key}\u001f${segmentOf.get(r[x])}`, _line_y: mean.get(r[x])});
+    }
   }
-  return out;
+  return withFields(out, (r) => extra.get(r));
 }
 
 function neighbours(ladder, a, b) {
@@ -314,11 +318,10 @@ export function deviceColor(rows, {colorOf = colorOfDevice, title = "Device"} = 
  */
 export function deviceRows(rows, {conditions = null, exclude = [], variant = "conditions", colorOf = colorOfDevice} = {}) {
   const vary = conditions ? varyingFields(rows, conditions.map(([f]) => f).filter((f) => !exclude.includes(f))) : null;
-  return rows.map((r) => {
+  return withFields(rows, (r) => {
     const device = r.device_label ?? r.device_id ?? null;
     const text = vary ? conditionsText(r, vary) : r[variant] ?? "";
     return {
-      ...r,
       _device: wrapText(device ?? "no device").join("\n"),
       _device_name: device ?? null,
       _color: r.device_id === null || r.device_id === undefined ? NEUTRAL_COLOR : colorOf(r.device_id),
@@ -371,8 +374,8 @@ export function lineChart({rows, title, subtitle, x, y, conditions = null, varia
   const levelField = level ?? x.field;
   const shaped = deviceRows(kept, {conditions, variant, exclude: [x.field, levelField, ...exclude], colorOf});
   const entries = [["_device_name", "Device"], ["_conditions", "Conditions"], [x.field, x.title, x.unit], [y.field, y.title, y.unit], ...tip, ...extraTooltip];
-  const data = segmentRows(shaped, {x: levelField, y: y.field, seriesOf: (r) => r._series, ladders, join})
-    .map((r) => ({...r, _tip: tooltipOf(r, entries)}));
+  const segmented = segmentRows(shaped, {x: levelField, y: y.field, seriesOf: (r) => r._series, ladders, join});
+  const data = withFields(segmented, (r) => ({_tip: tooltipOf(r, entries)}));
   // One layer carries the device scale and its legend (the points, or the lines when there are
   // none); the others stroke each row's own colour (a channel without a scale), so no two layers
   // define the colour scale.

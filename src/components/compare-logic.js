@@ -1,6 +1,7 @@
 // Pure comparison logic shared by the TPC-C page (quotient matrix), the fio page and the
 // Compare page: which conditions make two results comparable, series labels from the
 // conditions that vary, ratios. No DOM; unit-tested in tests/browser/logic.test.mjs.
+import {withFields} from "./data.js";
 
 /**
  * Conditions under which two TPC-C results may be divided (besides the device itself). The
@@ -64,9 +65,9 @@ export function varyingFields(rows, fields) {
  */
 export function labelSeries(rows, {device = "device_label", conditions, exclude = []} = {}) {
   const vary = varyingFields(rows, conditions.map(([f]) => f).filter((f) => !exclude.includes(f)));
-  return rows.map((r) => {
+  return withFields(rows, (r) => {
     const text = conditionsText(r, vary);
-    return {...r, conditions: text, series: [r[device] ?? "unknown device", text].filter(Boolean).join(" · ")};
+    return {conditions: text, series: [r[device] ?? "unknown device", text].filter(Boolean).join(" · ")};
   });
 }
 

@@ -11,10 +11,59 @@ export function conditionSelect(rows, field, {label, name = field, format, fallb
   const options = [ALL, ...values];
   const wanted = param(name, String(fallback));
   const value = options.find((o) => String(o) === wanted) ?? ALL;
-  return Inputs.select(options, {
+  return select(options, {
     label, value,
     format: (v) => (v === ALL ? ALL : format ? format(v) : String(v)),
     disabled: values.length === 0
+  });
+}
+
+// Inputs' class names (versioned, "inputs-3a86ea"), read from one empty select so ours match its CSS.
+let inputsClass = null;
+let selects = 0;
+
+/**
+ * A drop-down like Inputs.select (same markup and classes, `value` the chosen option itself,
+ * an "input" event on change, for Generators.input), built with the DOM directly: Inputs renders
+ * every option through a template, which took a second for the four 1,400-device selects of
+ * /compare at 10,000 runs (docs/performance.md). `format(option, i, options)` is its text;
+ * `value` the option chosen at first (the first when it is not among them).
+ */
+export function select(options, {label, value, format = (v) => String(v), disabled = false} = {}) {
+  inputsClass ??= Inputs.select([]).className;
+  const form = document.createElement("form");
+  form.className = inputsClass;
+  const input = document.createElement("select");
+  input.className = `${inputsClass}-input`;
+  input.name = "input";
+  input.id = `${inputsClass}-select-${++selects}`;
+  input.disabled = disabled === true;
+  if (label !== undefined && label !== null && label !== "") {
+    const caption = document.createElement("label");
+    caption.htmlFor = input.id;
+    caption.append(label);
+    form.append(caption);
+  }
+  const fragment = document.createDocumentFragment();
+  options.forEach((option, i) => fragment.append(new Option(String(format(option, i, options) ?? ""), String(i))));
+  input.append(fragment);
+  const at = options.indexOf(value);
+  input.value = String(at >= 0 ? at : 0);
+  form.append(input);
+  let current = options.length ? options[Number(input.value)] : null;
+  const read = () => { current = input.value === "" ? null : options[Number(input.value)]; };
+  // as Inputs does: "change" stands in for "input" until the browser sends a real one
+  let trustedInput = false;
+  form.addEventListener("input", (event) => { trustedInput ||= event.isTrusted; read(); });
+  form.addEventListener("change", () => { if (!trustedInput) form.dispatchEvent(new Event("input", {bubbles: true})); });
+  form.addEventListener("submit", (event) => event.preventDefault());
+  return Object.defineProperty(form, "value", {
+    get: () => current,
+    set(v) {
+      const i = options.indexOf(v);
+      if (i >= 0) input.value = String(i);
+      read();
+    }
   });
 }
 

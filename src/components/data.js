@@ -8,24 +8,115 @@ export function columnsOf(payload) {
   if (payload._decoded) return payload._decoded;
   const columns = {};
   for (const [name, values] of Object.entries(payload.data ?? {})) {
-    columns[name] = Array.isArray(values) ? values : values.codes.map((c) => (c < 0 ? null : values.dict[c]));
+    setField(columns, name, Array.isArray(values) ? values : values.codes.map((c) => (c < 0 ? null : values.dict[c])));
   }
   Object.defineProperty(payload, "_decoded", {value: columns, enumerable: false});
   return columns;
 }
 
-/** Row objects of a payload ([] when the mart is missing). */
+/** Row objects of a payload ([] when the mart is missing), all of one shape (see ROW SHAPES below). */
 export function rowsOf(payload) {
   const columns = columnsOf(payload);
   const names = Object.keys(columns);
-  const n = names.length ? columns[names[0]].length : 0;
+  const arrays = names.map((name) => columns[name]);
+  const n = names.length ? arrays[0].length : 0;
+  const make = columnsMaker(names);
   const rows = new Array(n);
-  for (let i = 0; i < n; ++i) {
-    const row = {};
-    for (const name of names) row[name] = columns[name][i];
-    rows[i] = row;
-  }
+  for (let i = 0; i < n; ++i) rows[i] = make(arrays, i);
   return rows;
+}
+
+/**
+ * Copies of `rows` with the fields `derive(row)` returns added or replaced: the pages' way to
+ * add a label or a setup to every row of a payload. `derive` returns the same keys for every row.
+ * Rows of one shape (rowsOf's, withFields' own) are copied by one compiled object literal
+ * each; any other rows by spreading.
+ */
+export function withFields(rows, derive) {
+  if (!rows.length) return [];
+  const first = derive(rows[0]);
+  const shape = shapeOf(rows[0]);
+  if (!shape || !rows.every((r) => shapeOf(r) === shape)) return rows.map((r, i) => ({...r, ...(i ? derive(r) : first)}));
+  const make = copyMaker(shape.names, Object.keys(first));
+  const out = new Array(rows.length);
+  for (let i = 0; i < rows.length; ++i) out[i] = make(rows[i], i ? derive(rows[i]) : first);
+  return out;
+}
+
+// ROW SHAPES. Why rows are built by compiled object literals: a row built one property at a
+// time, past a few dozen columns (fio results have 60), is a slow "dictionary" object to V8,
+// and a spread that adds a key to a wide row redoes its layout every time: building, decorating
+// and shaping the 20,000 fio results of a 10,000-run site took over a second before /fio's
+// first chart (docs/performance.md); one literal per row takes a tenth of that. The site's
+// Content-Security-Policy allows eval (Vega compiles its expressions the same way); where eval is
+// refused, or a column is named __proto__, rows are plain objects built a property at a time.
+//
+// Every row a compiled literal builds is recorded with its shape (a WeakMap: rows stay plain
+// objects, and are forgotten with them), so withFields knows from one lookup that a row holds
+// exactly the shape's keys. (A prototype would say so too, but a literal that sets one is not
+// compiled to V8's fast path: three times slower in Chromium.)
+const shapeOfRow = new WeakMap();
+const shapes = new Map();
+const makers = new Map();
+
+/** obj[name] = value, also for a name like "__proto__" (which an assignment takes as the prototype). */
+function setField(obj, name, value) {
+  if (name === "__proto__") Object.defineProperty(obj, name, {value, enumerable: true, writable: true, configurable: true});
+  else obj[name] = value;
+}
+
+/** The shape a row was built with ({names}), or null for a row built any other way. */
+function shapeOf(row) {
+  return (row !== null && typeof row === "object" && shapeOfRow.get(row)) || null;
+}
+
+/** The shape of rows holding exactly `names`, in this order (one object per list of names). */
+function shapeFor(names) {
+  const key = names.join("\u0000");
+  if (!shapes.has(key)) shapes.set(key, Object.freeze({names: Object.freeze([...names])}));
+  return shapes.get(key);
+}
+
+/** `fields` ("name": expression, ...) compiled into (params) => row, rows recorded as of `names`; null without eval. */
+function compiled(names, fields, params) {
+  if (names.includes("__proto__")) return null;   // a quoted "__proto__" key sets the prototype
+  let make;
+  try {
+    make = new Function(`return (${params}) => ({${fields}});`)();
+  } catch {
+    return null;   // eval refused (a stricter Content-Security-Policy than the site's own)
+  }
+  const shape = shapeFor(names);
+  return (p, q) => {
+    const row = make(p, q);
+    shapeOfRow.set(row, shape);
+    return row;
+  };
+}
+
+const cachedMaker = (key, build) => {
+  if (!makers.has(key)) makers.set(key, build());
+  return makers.get(key);
+};
+
+/** (arrays, i) -> the row {names[j]: arrays[j][i]}. */
+function columnsMaker(names) {
+  return cachedMaker(JSON.stringify(["columns", names]), () =>
+    compiled(names, names.map((name, j) => `${JSON.stringify(name)}: a[${j}][i]`).join(", "), "a, i")
+    ?? ((arrays, i) => {
+      const row = {};
+      for (let j = 0; j < names.length; ++j) setField(row, names[j], arrays[j][i]);
+      return row;
+    }));
+}
+
+/** (row, extra) -> {...row, ...extra} for rows of `names`, extra of `added`: keys in the spread's order. */
+function copyMaker(names, added) {
+  const all = [...names, ...added.filter((n) => !names.includes(n))];
+  const from = new Set(added);
+  return cachedMaker(JSON.stringify(["copy", names, added]), () =>
+    compiled(all, all.map((n) => `${JSON.stringify(n)}: ${from.has(n) ? "x" : "r"}[${JSON.stringify(n)}]`).join(", "), "r, x")
+    ?? ((row, extra) => ({...row, ...extra})));
 }
 
 /** True when the payload's mart exists and has the column. */

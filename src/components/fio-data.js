@@ -2,6 +2,7 @@
 // published IO figures (long or wide) in the same shape. Pure functions.
 import {profileOf} from "./fio-charts.js";
 import {setupOf} from "./compare-logic.js";
+import {withFields} from "./data.js";
 
 /** Identity of one fio job entry across its direction rows. */
 export function jobKey(r) {
@@ -14,8 +15,7 @@ export function jobKey(r) {
  * they stay null on totals of two or more directions; a one-direction job's total is that row).
  */
 export function shapeMeasured(rows, deviceLabel) {
-  const base = rows.filter((r) => !r.is_aggregate).map((r) => ({
-    ...r,
+  const base = withFields(rows.filter((r) => !r.is_aggregate), (r) => ({
     device_id: r.device_id ?? r.device,
     device_label: deviceLabel(r.device_id ?? r.device),
     profile: profileOf(r),
@@ -28,32 +28,35 @@ export function shapeMeasured(rows, deviceLabel) {
     if (!groups.has(k)) groups.set(k, []);
     groups.get(k).push(r);
   }
-  const totals = [];
-  for (const members of groups.values()) {
+  const membersOf = new Map([...groups.values()].map((members) => [members[0], members]));
+  const totals = withFields([...membersOf.keys()], (first) => {
+    const members = membersOf.get(first);
+    // (both kinds of total set the same fields, in the same order: see withFields)
     if (members.length === 1) {
       // A job that did IO in one direction only (a write-only or read-only profile): its total
       // is that direction, percentiles included (they describe every IO it did). Without this row
       // such jobs vanished from the default "read + write" view of /fio.
-      const [only] = members;
-      totals.push({...only, direction: "total", fio_result_id: null,
-        provenance: `${only.provenance ?? only.source_path ?? ""} (${only.direction} only)`});
-      continue;
+      return {
+        direction: "total", fio_result_id: null,
+        iops: first.iops ?? null, bw_mib_per_s: first.bw_mib_per_s ?? null, clat_mean_us: first.clat_mean_us ?? null,
+        lat_mean_us: first.lat_mean_us ?? null, clat_p50_us: first.clat_p50_us ?? null, clat_p95_us: first.clat_p95_us ?? null,
+        clat_p99_us: first.clat_p99_us ?? null, clat_p99_9_us: first.clat_p99_9_us ?? null, clat_max_us: first.clat_max_us ?? null,
+        provenance: `${first.provenance ?? first.source_path ?? ""} (${first.direction} only)`
+      };
     }
     const iops = sum(members.map((m) => m.iops));
     const weighted = members.every((m) => typeof m.clat_mean_us === "number" && typeof m.iops === "number") && iops > 0
       ? members.reduce((s, m) => s + m.clat_mean_us * m.iops, 0) / iops : null;
-    totals.push({
-      ...members[0],
-      direction: "total",
+    return {
+      direction: "total", fio_result_id: null,
       iops,
       bw_mib_per_s: sum(members.map((m) => m.bw_mib_per_s)),
       clat_mean_us: weighted,
       lat_mean_us: null,
       clat_p50_us: null, clat_p95_us: null, clat_p99_us: null, clat_p99_9_us: null, clat_max_us: null,
-      fio_result_id: null,
-      provenance: `${members[0].provenance ?? members[0].source_path ?? ""} (sum of ${members.map((m) => m.direction).join(" + ")})`
-    });
-  }
+      provenance: `${first.provenance ?? first.source_path ?? ""} (sum of ${members.map((m) => m.direction).join(" + ")})`
+    };
+  });
   return [...base, ...totals];
 }
 
@@ -85,8 +88,7 @@ export function shapePublished(rows, deviceLabel) {
     }
     wide = [...groups.values()];
   }
-  return wide.map((r) => ({
-    ...r,
+  return withFields(wide, (r) => ({
     source_kind: r.source_kind ?? "published",
     direction: "total",
     device_id: r.device_id,

@@ -2,7 +2,7 @@
 // DOM out; every data value goes in as text.
 import {decorate} from "./charts.js";
 import {TPCC_CONDITIONS, labelSeries, setupOf, FIO_CONDITIONS} from "./compare-logic.js";
-import {deviceLabeler, distinct} from "./data.js";
+import {deviceLabeler, distinct, withFields} from "./data.js";
 import {LATENCY_STATS, histogramChart, latencyVsIops, logSamplesChart, throughputVsLoad} from "./fio-charts.js";
 import {shapeMeasured, shapePublished} from "./fio-data.js";
 import {bundleRows, rawFiles, tagList, toolVersions} from "./runs.js";
@@ -156,7 +156,7 @@ function charts(bundle, deviceLabel) {
   const block = (id, title, ...content) => out.push(el("section", {id}, el("h2", {}, title), ...content));
   const card = (id, chart) => el("div", {class: "card", id}, chart);
 
-  const tpcc = labelSeries(decorate(bundleRows(bundle, "fct_tpcc_results")).map((r) => ({...r, setup: setupOf(r), device_label: deviceLabel(r.device_id)})),
+  const tpcc = labelSeries(withFields(decorate(bundleRows(bundle, "fct_tpcc_results")), (r) => ({setup: setupOf(r), device_label: deviceLabel(r.device_id)})),
     {conditions: TPCC_CONDITIONS, exclude: ["connections"]});
   if (tpcc.length) {
     const x = tpcc.some((r) => typeof r.connections === "number") ? "connections" : "buffer_pool_gib";
