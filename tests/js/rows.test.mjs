@@ -51,6 +51,9 @@ test("withFields adds and replaces like a spread, on rows of one shape, plain ro
   const other = [{plain: 1}, {plain: 2, extra: true}];
   assert.deepEqual(withFields(other, (r) => ({n: r.plain})), [{plain: 1, n: 1}, {plain: 2, extra: true, n: 2}]);
   assert.deepEqual(withFields([], derive), []);
+  // a derive that adds other keys for some rows gives what the spread gives
+  const sometimes = (r) => (r.plain % 20 ? {odd: true} : {even: true, plain: 0});
+  assert.deepEqual(seen(withFields(rowsOf(payload), sometimes)), seen(plainRows(payload).map((r) => ({...r, ...sometimes(r)}))));
 });
 
 test("a column named __proto__ stays a column (rows built without a literal)", () => {
