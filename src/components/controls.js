@@ -50,8 +50,9 @@ export function select(options, {label, value, format = (v) => String(v), disabl
   const at = options.indexOf(value);
   input.value = String(at >= 0 ? at : 0);
   form.append(input);
-  let current = options.length ? options[Number(input.value)] : null;
+  let current = null;
   const read = () => { current = input.value === "" ? null : options[Number(input.value)]; };
+  read();
   // as Inputs does: "change" stands in for "input" until the browser sends a real one
   let trustedInput = false;
   form.addEventListener("input", (event) => { trustedInput ||= event.isTrusted; read(); });
