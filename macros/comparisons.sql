@@ -62,3 +62,20 @@
     {%- endfor -%}
     {{ return(pairs) }}
 {%- endmacro %}
+
+
+{#- How fct_device_quotients is materialized: a view (pairs computed when asked: they grow with
+    the square of the devices sharing a condition key), but a table on Spark, whose marts reach
+    the site and the CLI as their Parquet folders copied into a DuckDB file
+    (iopscope/spark_warehouse.py): a Spark view has no folder. -#}
+{% macro device_pairs_materialization() -%}
+    {{ return(adapter.dispatch('device_pairs_materialization', 'iopscope')()) }}
+{%- endmacro %}
+
+{% macro default__device_pairs_materialization() -%}
+    {{ return('view') }}
+{%- endmacro %}
+
+{% macro spark__device_pairs_materialization() -%}
+    {{ return('table') }}
+{%- endmacro %}

@@ -1,7 +1,7 @@
 -- One row per device of int_device_metrics_keyed: a fingerprint of everything the device-level
 -- comparison marts read of it, and whether it is new or changed since the previous build
 -- (macros/incremental_keys.sql). Each row of fct_condition_quotients belongs to one device, each
--- row of fct_device_quotients and fct_sweep_quotient_summaries to two (a pair), and depends only
+-- row of fct_sweep_quotient_summaries to two (a pair), and depends only
 -- on what this hashes for those devices, so an update deletes and pairs again only the rows of
 -- new, changed and vanished devices: one new run changes one device of ~1,300 at 10,000 runs.
 --   result rows  the device's rows of int_device_metrics_keyed, the columns the marts read

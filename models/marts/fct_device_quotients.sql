@@ -11,27 +11,18 @@
 --   pct_diff_low / _high = (quotient_low / _high - 1) x 100
 --   is_quotient_range_wide: the quotient's low..high spans more than var('wide_range_min_pct') %
 --
--- Incremental by device (int_device_fingerprints, macros/incremental_keys.sql): a pair depends
--- only on its two devices' results, so an update deletes the pairs with a new, changed or
--- vanished device on either side and pairs again only those with one on a side.
-{{ config(
-    materialized='incremental',
-    incremental_strategy='append',
-    on_schema_change='fail',
-    pre_hook="{{ delete_rows_of_changed_keys(ref('int_device_fingerprints'), [[['device_a_id', 'device_id']], [['device_b_id', 'device_id']]]) }}"
-) }}
--- depends_on: {{ ref('int_device_fingerprints') }}
+-- A view: pairs are computed when asked, never stored. Every device measured under one condition
+-- key pairs with every other, so the pairs grow with the square of the devices that share a key
+-- (546,404 at 10,000 synthetic runs; storing them cost 12.7 s a build there and 535 s at 100,000,
+-- docs/performance.md). Asked for a subset (one pair, one device, the TPC-C pairs /tpcc reads), DuckDB
+-- pushes the filter into both sides of the self-join: 26-110 ms at 10,000 runs.
+-- On Spark a table (macros/comparisons.sql device_pairs_materialization).
+{{ config(materialized=device_pairs_materialization()) }}
 
-with metrics as (
-
-    select
-        keyed.*,
-        {{ keys_to_build_filter(ref('int_device_fingerprints'), [['keyed.device_id', 'device_id']]) }} as is_device_to_build
-    from {{ ref('int_device_metrics_keyed') }} as keyed
-
-),
-
-paired as (
+-- Both sides read the keyed metrics directly, not through an import CTE: DuckDB materializes a
+-- CTE read twice, every column of every row, before it can push a query's filter or LIMIT into
+-- the pairing (a LIMIT 100,001 over the view ran for minutes at 10,000 runs that way).
+with paired as (
 
     select
         a.result_domain,
@@ -66,14 +57,13 @@ paired as (
         b.fact_id as fact_b_id,
         (a.is_approx or b.is_approx) as is_approx,
         {{ dbt.concat(["'A: '", "a.provenance", "' | B: '", "b.provenance"]) }} as provenance
-    from metrics as a
-    inner join metrics as b
+    from {{ ref('int_device_metrics_keyed') }} as a
+    inner join {{ ref('int_device_metrics_keyed') }} as b
         on  a.comparison_key = b.comparison_key
         and a.metric = b.metric
         and a.device_id <> b.device_id
         and a.printed_figure_id <> b.printed_figure_id
     where not a.is_range_end and not b.is_range_end
-      and (a.is_device_to_build or b.is_device_to_build)
 
 ),
 

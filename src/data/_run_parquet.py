@@ -81,8 +81,9 @@ def part_rows() -> int:
 # by that column, so one more run rewrites the part holding its device, not the whole file (at
 # 10,000 runs fct_condition_quotients was one 80 MB file, written again, 3 s, for every new run).
 # Their rows are wide (52 columns): parts of an eighth of part_rows() (~10 MB each at 10,000 runs).
-# fct_device_quotients and fct_sweep_quotient_summaries are not cut: a row holds two devices, so a
-# run on one device changes rows in the parts of every device it is compared with.
+# fct_sweep_quotient_summaries is not cut: a row holds two devices, so a run on one device changes
+# rows in the parts of every device it is compared with (fct_device_quotients, a view, is
+# written out only while it is small: _sitedata.is_computed_on_demand).
 DEVICE_PART_KEYS = {"fct_condition_quotients": "device_id"}
 
 

@@ -295,13 +295,20 @@ def _write_site_database(out: Path, max_rows: int | None = None) -> list[dict]:
             comment = info["comment"]
             rows = None
             if max_rows is not None:
-                (rows,) = con.execute(f"select count(*) from wh.marts.{q}").fetchone()
+                # a view is counted only up to one row past the limit (counted_rows)
+                limited = f"(select 1 from wh.marts.{q} limit {max_rows + 1})" if info.get("kind") == "view" else f"wh.marts.{q}"
+                (rows,) = con.execute(f"select count(*) from {limited}").fetchone()
             if rows is not None and rows > max_rows:
                 con.execute(f"create table site.marts.{q} as select * from wh.marts.{q} limit 0")
-                left_out.append({"name": name, "rows": rows})
-                comment = (f"Left out of the site database: {rows} rows (more than {max_rows}). Download "
-                           f"{name}.parquet from the Data page or query the full warehouse with iopscope sql. "
-                           + (comment or ""))
+                if info.get("kind") == "view":
+                    left_out.append({"name": name, "rows": None})
+                    comment = (f"Left out of the site database: more than {max_rows} rows, computed on demand (a view): "
+                               "query it, filtered, from the full warehouse with iopscope sql. " + (comment or ""))
+                else:
+                    left_out.append({"name": name, "rows": rows})
+                    comment = (f"Left out of the site database: {rows} rows (more than {max_rows}). Download "
+                               f"{name}.parquet from the Data page or query the full warehouse with iopscope sql. "
+                               + (comment or ""))
             else:
                 con.execute(f"create table site.marts.{q} as select * from wh.marts.{q}")
             if comment:
@@ -517,12 +524,41 @@ CSV_MAX_ROWS = 100_000
 CSV_MAX_VALUES = 1_000_000
 
 
+def is_view(con, name: str) -> bool:
+    """True when the mart is a view: its rows are computed when asked (fct_device_quotients,
+    whose device pairs grow with the square of the devices under one condition key)."""
+    (count,) = con.execute("select count(*) from duckdb_views() where schema_name = ? and view_name = ?",
+                           [MARTS_SCHEMA, name]).fetchone()
+    return count > 0
+
+
+def counted_rows(con, name: str) -> int | None:
+    """The mart's row count, or None for a view of more than ``SITE_DB_MAX_ROWS`` rows: computed
+    on demand, and counting it would compute every row (device pairs: the square the view exists
+    to avoid), so a view is counted only up to one row past the limit."""
+    mart = f"{MARTS_SCHEMA}.{quote_ident(name)}"
+    if not is_view(con, name):
+        (rows,) = con.execute(f"select count(*) from {mart}").fetchone()
+        return rows
+    (rows,) = con.execute(f"select count(*) from (select 1 from {mart} limit {SITE_DB_MAX_ROWS + 1})").fetchone()
+    return rows if rows <= SITE_DB_MAX_ROWS else None
+
+
+def is_computed_on_demand(con, name: str) -> bool:
+    """A view mart of more than ``SITE_DB_MAX_ROWS`` rows: the site neither writes it as a file
+    nor copies it into the SQL console's database (each would compute and store every row); it
+    is queried, filtered, from the full warehouse."""
+    return counted_rows(con, name) is None
+
+
 def download_formats(con, name: str) -> tuple[str, ...]:
     """The download formats the site offers for one mart: ("csv", "parquet"), or ("parquet",)
     above ``CSV_MAX_ROWS`` rows or ``CSV_MAX_VALUES`` values (the CLI exports any mart in full:
-    see docs/site.md)."""
+    see docs/site.md), or none for a mart computed on demand (``is_computed_on_demand``)."""
     mart = f"{MARTS_SCHEMA}.{quote_ident(name)}"
-    (rows,) = con.execute(f"select count(*) from {mart}").fetchone()
+    rows = counted_rows(con, name)
+    if rows is None:
+        return ()
     # the columns as the query binds them: duckdb_columns() lists every column of the warehouse
     # (0.09 s a call, 0.01 s this way; each loader asks for every mart)
     columns = len(con.execute(f"select * from {mart} limit 0").description)

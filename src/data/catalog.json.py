@@ -1,7 +1,8 @@
 # Data loader: what the warehouse holds. Every mart with its description, columns (type and
 # description from dbt's persisted docs) and row count, plus the run index (id -> page slug)
 # and the known marts that are not built yet. `downloads`: the formats data/marts/ serves per mart
-# (_sitedata.download_formats, the same rule as src/data/_paths.py).
+# (_sitedata.download_formats, the same rule as src/data/_paths.py); `on_demand`: a view mart too
+# big to write out (_sitedata.is_computed_on_demand), offered by SQL only.
 import os
 import sys
 
@@ -13,10 +14,12 @@ con = sd.connect()
 catalog = sd.marts(con)
 tables = []
 for name, info in catalog.items():
-    (count,) = con.execute(f"select count(*) from {sd.MARTS_SCHEMA}.{sd.quote_ident(name)}").fetchone()
+    count = sd.counted_rows(con, name)  # None: a view of more rows than the site writes out
     parts = rp.parquet_files(con, catalog, name)
     tables.append({"name": name, "comment": info["comment"], "rows": count, "columns": info["columns"],
                    "downloads": list(sd.download_formats(con, name)),
+                   # a view too big to write out: no download, queried from the full warehouse
+                   "on_demand": count is None,
                    # a big mart's Parquet download is several files (src/data/_run_parquet.py
                    # plan_parts): each with the first key it holds (null: from the first) and its rows
                    "parquet_parts": [p.listing() for p in parts] if len(parts) > 1 else None,
@@ -37,5 +40,5 @@ sd.write_json({
     "site_database_max_rows": sd.SITE_DB_MAX_ROWS,
     "csv_max_rows": sd.CSV_MAX_ROWS,  # larger marts are downloadable as Parquet only,
     "csv_max_values": sd.CSV_MAX_VALUES,  # and so are marts of more values (rows x columns)
-    "site_database_left_out": [t["name"] for t in tables if t["rows"] > sd.SITE_DB_MAX_ROWS],
+    "site_database_left_out": [t["name"] for t in tables if t["rows"] is None or t["rows"] > sd.SITE_DB_MAX_ROWS],
 })

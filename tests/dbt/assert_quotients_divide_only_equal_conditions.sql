@@ -4,6 +4,7 @@
 with quotients as (
 
     select * from {{ ref('fct_device_quotients') }}
+    where {{ in_pair_test_sample('comparison_key') }}  -- all pairs unless sampled (macros/pair_test_sample.sql)
 
 ),
 

@@ -16,6 +16,7 @@ device_pairs as (
     from {{ ref('fct_device_quotients') }} as q
     inner join results as a on q.fact_a_id = a.tpcc_result_id
     inner join results as b on q.fact_b_id = b.tpcc_result_id
+    where q.result_domain = 'tpcc'  -- a view: asking for the TPC-C pairs computes only those
 
 ),
 

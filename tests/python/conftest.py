@@ -17,6 +17,15 @@ if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
     signal.signal(signal.SIGINT, signal.default_int_handler)
 
 ROOT = Path(__file__).resolve().parents[2]
+
+# Under pytest-xdist (`make test-python` runs two workers) every worker gets its own dbt target
+# and log folders: dbt writes its parse cache, manifest and compiled SQL there, and two dbt
+# processes of one project writing the same folder at once could read each other's half-written
+# files. Tests that name their own folders (DBT_TARGET_PATH in their env) still do.
+_WORKER = os.environ.get("PYTEST_XDIST_WORKER")
+if _WORKER:
+    os.environ.setdefault("DBT_TARGET_PATH", str(ROOT / "target" / f"pytest-{_WORKER}"))
+    os.environ.setdefault("DBT_LOG_PATH", str(ROOT / "logs" / f"pytest-{_WORKER}"))
 FIXTURES = ROOT / "tests" / "fixtures"
 SHARED = Path(os.environ.get("IOPSCOPE_SHARED", ROOT.parent / "shared"))
 CORPUS = SHARED / "corpus"

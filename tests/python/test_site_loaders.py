@@ -251,6 +251,35 @@ def test_download_formats_drop_csv_above_the_limit(warehouse, monkeypatch):
     con.close()
 
 
+def test_a_big_view_mart_is_offered_by_sql_only(warehouse, tmp_path, monkeypatch):
+    """A mart that is a view (computed when asked, like fct_device_quotients) is written out
+    while it is small; above the site database's row limit the site writes no file of it, the
+    catalog says so and the SQL console's copy is empty. A table of the same size still is."""
+    sd, path, _ = warehouse
+    con = duckdb.connect(str(path))
+    con.execute("create view marts.fct_pairs as select a.run_id as run_a, b.run_id as run_b "
+                "from marts.dim_runs a, marts.dim_runs b where a.run_id <> b.run_id")  # 42 rows
+    con.close()
+    con = sd.connect()
+    assert sd.is_view(con, "fct_pairs") and not sd.is_view(con, "fct_samples")
+    assert sd.download_formats(con, "fct_pairs") == ("csv", "parquet")
+    assert sd.counted_rows(con, "fct_pairs") == 42
+    monkeypatch.setattr(sd, "SITE_DB_MAX_ROWS", 41)
+    assert sd.counted_rows(con, "fct_pairs") is None and sd.is_computed_on_demand(con, "fct_pairs")
+    assert sd.download_formats(con, "fct_pairs") == ()
+    assert sd.counted_rows(con, "fct_samples") == 370 and not sd.is_computed_on_demand(con, "fct_samples")
+    assert sd.download_formats(con, "fct_samples") == ("csv", "parquet")  # a table: still written out
+    monkeypatch.setattr(sd, "SITE_DB_MAX_ROWS", 42)
+    assert sd.counted_rows(con, "fct_pairs") == 42  # at the limit: counted, written out
+    con.close()
+    left_out = sd.write_site_database_for_browser(tmp_path / "site.duckdb", max_rows=41)
+    assert {"name": "fct_pairs", "rows": None} in left_out
+    site = duckdb.connect(str(tmp_path / "site.duckdb"), read_only=True)
+    (comment,) = site.execute("select comment from duckdb_tables() where table_name = 'fct_pairs'").fetchone()
+    assert "computed on demand" in comment and "Download" not in comment
+    site.close()
+
+
 def test_paths_lists_downloads_and_fails_loudly(warehouse, tmp_path):
     sd, path, ids = warehouse
     env = {**os.environ, "IOPSCOPE_WAREHOUSE": str(path)}

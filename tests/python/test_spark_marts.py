@@ -82,9 +82,11 @@ def compare_marts(duckdb_file: Path, spark_file: Path) -> list[str]:
     problems: list[str] = []
 
     def tables(catalog):
+        # views too: fct_device_quotients is a view on DuckDB and a table on Spark (its model)
         return {r[0] for r in con.execute(
-            "select table_name from duckdb_tables() where database_name = ? and schema_name = 'marts'",
-            [catalog]).fetchall()}
+            "select table_name from duckdb_tables() where database_name = ? and schema_name = 'marts' "
+            "union all select view_name from duckdb_views() where database_name = ? and schema_name = 'marts'",
+            [catalog, catalog]).fetchall()}
 
     left_tables, right_tables = tables("left_wh"), tables("right_wh")
     if left_tables != right_tables:

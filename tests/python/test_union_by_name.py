@@ -68,7 +68,7 @@ def _project(root: Path, models: dict[str, str]) -> tuple[Path, dict[str, str]]:
     for name, text in models.items():
         (project / "models" / f"{name}.sql").write_text(text)
     env = {**os.environ, "IOPSCOPE_WAREHOUSE": str(root / "union.duckdb"), "DBT_SEND_ANONYMOUS_USAGE_STATS": "False",
-           "DBT_LOG_PATH": str(root / "logs"), "IOPSCOPE_DUCKDB_THREADS": "1"}
+           "DBT_LOG_PATH": str(root / "logs"), "DBT_TARGET_PATH": str(project / "target"), "IOPSCOPE_DUCKDB_THREADS": "1"}
     return project, env
 
 

@@ -10,6 +10,7 @@ _DUCKDB = {
     "concat_texts": lambda parts: f"concat({', '.join(parts)})",
     "delete_rows_of_changed_keys": lambda fingerprints, key_maps: "",
     "stable_aggregate": lambda function, expression: f"{function}({expression} order by {expression})",
+    "device_pairs_materialization": lambda: "view",
 }
 
 

@@ -1,0 +1,19 @@
+{#- The device pairs the data tests of fct_device_quotients read. The mart is a view, so a test
+    computes every pair it reads, and the tests that pair the pairs again (reciprocal quotients,
+    equal conditions) grow with the square of the pairs: at 100,000 synthetic runs two of them
+    spilled DuckDB's temporary files until the disk was full (docs/performance.md, run 14).
+    The environment variable IOPSCOPE_PAIR_TEST_SAMPLE_BUCKETS: unset or 1 (every build of the
+    bundled data, CI) keeps every pair; N keeps the comparison keys whose hash falls in one
+    bucket of N, so a pair, its mirror and both its facts stay in the sample together. An
+    environment variable, not a dbt var: the generic tests in fct_device_quotients.yml write the
+    same filter inline, and dbt renders a test's `where` config without the project's macros
+    and without the vars of dbt_project.yml. -#}
+{% macro in_pair_test_sample(key_column) -%}
+    {%- set buckets = env_var('IOPSCOPE_PAIR_TEST_SAMPLE_BUCKETS', '1') | int -%}
+    {%- if buckets <= 1 -%}
+        true
+    {%- else -%}
+        {#- hash() is DuckDB's UBIGINT and Spark's signed int: `% N = 0` keeps one bucket on both -#}
+        hash({{ key_column }}) % {{ buckets }} = 0
+    {%- endif -%}
+{%- endmacro %}
