@@ -83,7 +83,7 @@ def part_rows() -> int:
 # Their rows are wide (52 columns): parts of an eighth of part_rows() (~10 MB each at 10,000 runs).
 # fct_sweep_quotient_summaries is not cut: a row holds two devices, so a run on one device changes
 # rows in the parts of every device it is compared with (fct_device_quotients, a view, is
-# written out only while it is small: _sitedata.is_computed_on_demand).
+# written out only while it is small: _sitedata.counted_rows).
 DEVICE_PART_KEYS = {"fct_condition_quotients": "device_id"}
 
 

@@ -295,9 +295,7 @@ def _write_site_database(out: Path, max_rows: int | None = None) -> list[dict]:
             comment = info["comment"]
             rows = None
             if max_rows is not None:
-                # a view is counted only up to one row past the limit (counted_rows)
-                limited = f"(select 1 from wh.marts.{q} limit {max_rows + 1})" if info.get("kind") == "view" else f"wh.marts.{q}"
-                (rows,) = con.execute(f"select count(*) from {limited}").fetchone()
+                rows = rows_up_to(con, f"wh.marts.{q}", info.get("kind") == "view", max_rows)
             if rows is not None and rows > max_rows:
                 con.execute(f"create table site.marts.{q} as select * from wh.marts.{q} limit 0")
                 if info.get("kind") == "view":
@@ -532,31 +530,35 @@ def is_view(con, name: str) -> bool:
     return count > 0
 
 
+def rows_up_to(con, relation: str, view: bool, limit: int) -> int:
+    """count(*) of ``relation``; a view is counted only up to ``limit`` + 1 rows, since counting
+    it computes every row (device pairs: the square the view exists to avoid)."""
+    source = f"(select 1 from {relation} limit {limit + 1})" if view else relation
+    (rows,) = con.execute(f"select count(*) from {source}").fetchone()
+    return rows
+
+
 def counted_rows(con, name: str) -> int | None:
     """The mart's row count, or None for a view of more than ``SITE_DB_MAX_ROWS`` rows: computed
-    on demand, and counting it would compute every row (device pairs: the square the view exists
-    to avoid), so a view is counted only up to one row past the limit."""
-    mart = f"{MARTS_SCHEMA}.{quote_ident(name)}"
-    if not is_view(con, name):
-        (rows,) = con.execute(f"select count(*) from {mart}").fetchone()
-        return rows
-    (rows,) = con.execute(f"select count(*) from (select 1 from {mart} limit {SITE_DB_MAX_ROWS + 1})").fetchone()
-    return rows if rows <= SITE_DB_MAX_ROWS else None
+    on demand, so the site neither writes it as a file nor copies it into the SQL console's
+    database (each would compute and store every row); it is queried, filtered, from the full
+    warehouse."""
+    view = is_view(con, name)
+    rows = rows_up_to(con, f"{MARTS_SCHEMA}.{quote_ident(name)}", view, SITE_DB_MAX_ROWS)
+    return None if view and rows > SITE_DB_MAX_ROWS else rows
 
 
-def is_computed_on_demand(con, name: str) -> bool:
-    """A view mart of more than ``SITE_DB_MAX_ROWS`` rows: the site neither writes it as a file
-    nor copies it into the SQL console's database (each would compute and store every row); it
-    is queried, filtered, from the full warehouse."""
-    return counted_rows(con, name) is None
+_UNCOUNTED = object()
 
 
-def download_formats(con, name: str) -> tuple[str, ...]:
+def download_formats(con, name: str, rows=_UNCOUNTED) -> tuple[str, ...]:
     """The download formats the site offers for one mart: ("csv", "parquet"), or ("parquet",)
     above ``CSV_MAX_ROWS`` rows or ``CSV_MAX_VALUES`` values (the CLI exports any mart in full:
-    see docs/site.md), or none for a mart computed on demand (``is_computed_on_demand``)."""
+    see docs/site.md), or none for a mart computed on demand (``counted_rows`` None). ``rows``:
+    the mart's ``counted_rows``, when the caller has it."""
     mart = f"{MARTS_SCHEMA}.{quote_ident(name)}"
-    rows = counted_rows(con, name)
+    if rows is _UNCOUNTED:
+        rows = counted_rows(con, name)
     if rows is None:
         return ()
     # the columns as the query binds them: duckdb_columns() lists every column of the warehouse

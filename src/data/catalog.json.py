@@ -2,7 +2,7 @@
 # description from dbt's persisted docs) and row count, plus the run index (id -> page slug)
 # and the known marts that are not built yet. `downloads`: the formats data/marts/ serves per mart
 # (_sitedata.download_formats, the same rule as src/data/_paths.py); `on_demand`: a view mart too
-# big to write out (_sitedata.is_computed_on_demand), offered by SQL only.
+# big to write out (_sitedata.counted_rows None), offered by SQL only.
 import os
 import sys
 
@@ -17,7 +17,7 @@ for name, info in catalog.items():
     count = sd.counted_rows(con, name)  # None: a view of more rows than the site writes out
     parts = rp.parquet_files(con, catalog, name)
     tables.append({"name": name, "comment": info["comment"], "rows": count, "columns": info["columns"],
-                   "downloads": list(sd.download_formats(con, name)),
+                   "downloads": list(sd.download_formats(con, name, rows=count)),
                    # a view too big to write out: no download, queried from the full warehouse
                    "on_demand": count is None,
                    # a big mart's Parquet download is several files (src/data/_run_parquet.py

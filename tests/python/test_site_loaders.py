@@ -265,9 +265,9 @@ def test_a_big_view_mart_is_offered_by_sql_only(warehouse, tmp_path, monkeypatch
     assert sd.download_formats(con, "fct_pairs") == ("csv", "parquet")
     assert sd.counted_rows(con, "fct_pairs") == 42
     monkeypatch.setattr(sd, "SITE_DB_MAX_ROWS", 41)
-    assert sd.counted_rows(con, "fct_pairs") is None and sd.is_computed_on_demand(con, "fct_pairs")
+    assert sd.counted_rows(con, "fct_pairs") is None
     assert sd.download_formats(con, "fct_pairs") == ()
-    assert sd.counted_rows(con, "fct_samples") == 370 and not sd.is_computed_on_demand(con, "fct_samples")
+    assert sd.counted_rows(con, "fct_samples") == 370
     assert sd.download_formats(con, "fct_samples") == ("csv", "parquet")  # a table: still written out
     monkeypatch.setattr(sd, "SITE_DB_MAX_ROWS", 42)
     assert sd.counted_rows(con, "fct_pairs") == 42  # at the limit: counted, written out
