@@ -7,7 +7,9 @@
     Nth of its range, so a pair, its mirror and both its facts stay in the sample together. An
     environment variable, not a dbt var: the generic tests in fct_device_quotients.yml write the
     same filter inline, and dbt renders a test's `where` config without the project's macros
-    and without the vars of dbt_project.yml. -#}
+    and without the vars of dbt_project.yml. fct_sweep_quotient_summaries.yml samples its device
+    pairs the same way, by side A's device (a summary's duplicates share it), and keeps every
+    stored condition pair. -#}
 {% macro in_pair_test_sample(key_column) -%}
     {%- set buckets = env_var('IOPSCOPE_PAIR_TEST_SAMPLE_BUCKETS', '1') | int -%}
     {%- if buckets <= 1 -%}

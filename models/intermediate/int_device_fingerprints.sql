@@ -1,15 +1,15 @@
 -- One row per device of int_device_metrics_keyed: a fingerprint of everything the device-level
 -- comparison marts read of it, and whether it is new or changed since the previous build
--- (macros/incremental_keys.sql). Each row of fct_condition_quotients belongs to one device, each
--- row of fct_sweep_quotient_summaries to two (a pair), and depends only
--- on what this hashes for those devices, so an update deletes and pairs again only the rows of
--- new, changed and vanished devices: one new run changes one device of ~1,300 at 10,000 runs.
+-- (macros/incremental_keys.sql). Each row of fct_condition_quotients and of
+-- int_condition_sweeps_summarized belongs to one device and depends only on what this hashes
+-- for it, so an update deletes and pairs again only the rows of new, changed and vanished
+-- devices: one new run changes one device of ~1,300 at 10,000 runs.
 --   result rows  the device's rows of int_device_metrics_keyed, the columns the marts read
 --                (device_comparison_inputs(), macros/condition_quotients.sql);
 --   sweep sides  where each of the device's results sits in a sweep: its TPC-C sweep's knee and
 --                stop levels (int_tpcc_sweep_steps, fct_tpcc_sweep_knees) and its IO sweep's
 --                steps (int_io_sweep_steps), the columns sweep_side_inputs() names, which
---                fct_sweep_quotient_summaries reads. A sweep is one device's, so a run joining it
+--                int_condition_sweeps_summarized reads. A sweep is one device's, so a run joining it
 --                changes only that device.
 --   key_fingerprint   = hash of the device's row hashes, in order;
 --   is_new_or_changed = no such device with this fingerprint in the previous build (true for

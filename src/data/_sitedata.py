@@ -294,7 +294,11 @@ def _write_site_database(out: Path, max_rows: int | None = None) -> list[dict]:
             q = quote_ident(name)
             comment = info["comment"]
             rows = None
-            if max_rows is not None:
+            if max_rows is None:
+                pass
+            elif info.get("kind") == "view" and name in PAIR_SUMMARY_VIEWS and not device_pairs_at_most(con, max_rows, "wh.marts"):
+                rows = max_rows + 1  # not counted: counting computes every pair (PAIR_SUMMARY_VIEWS)
+            else:
                 rows = rows_up_to(con, f"wh.marts.{q}", info.get("kind") == "view", max_rows)
             if rows is not None and rows > max_rows:
                 con.execute(f"create table site.marts.{q} as select * from wh.marts.{q} limit 0")
@@ -524,7 +528,8 @@ CSV_MAX_VALUES = 1_000_000
 
 def is_view(con, name: str) -> bool:
     """True when the mart is a view: its rows are computed when asked (fct_device_quotients,
-    whose device pairs grow with the square of the devices under one condition key)."""
+    whose device pairs grow with the square of the devices under one condition key, and
+    fct_sweep_quotient_summaries, which summarises them)."""
     (count,) = con.execute("select count(*) from duckdb_views() where schema_name = ? and view_name = ?",
                            [MARTS_SCHEMA, name]).fetchone()
     return count > 0
@@ -538,12 +543,33 @@ def rows_up_to(con, relation: str, view: bool, limit: int) -> int:
     return rows
 
 
+# The views that summarise the device pairs (fct_device_quotients) over sweeps: an aggregate of
+# every pair, so counting one up to a limit still computes every pair. The site counts them (for
+# the downloads and the SQL console's database) only while the pairs are within that limit, and
+# writes /compare's per-device files of them only while the pairs number at most
+# PAIRS_SUMMARISED_MAX: 546,404 pairs at 10,000 synthetic runs, summarised in 2-5 s; 53 million
+# at 100,000, where the summaries, then stored, spilled 25 GB (docs/performance.md, run 16).
+PAIR_SUMMARY_VIEWS = ("fct_sweep_quotient_summaries",)
+PAIRS_SUMMARISED_MAX = 1_000_000
+
+
+def device_pairs_at_most(con, limit: int, schema: str = MARTS_SCHEMA) -> bool:
+    """True when the device pairs are stored (a table, as on Spark) or number at most ``limit``,
+    so the views of ``PAIR_SUMMARY_VIEWS`` may be computed whole. ``schema``: where the marts are
+    on ``con`` ("wh.marts" with the warehouse attached as wh)."""
+    if not is_view(con, "fct_device_quotients"):
+        return True
+    return rows_up_to(con, f"{schema}.fct_device_quotients", True, limit) <= limit
+
+
 def counted_rows(con, name: str) -> int | None:
-    """The mart's row count, or None for a view of more than ``SITE_DB_MAX_ROWS`` rows: computed
-    on demand, so the site neither writes it as a file nor copies it into the SQL console's
-    database (each would compute and store every row); it is queried, filtered, from the full
-    warehouse."""
+    """The mart's row count, or None for a view of more than ``SITE_DB_MAX_ROWS`` rows (or one
+    summarising more device pairs than that, ``PAIR_SUMMARY_VIEWS``): computed on demand, so the site
+    neither writes it as a file nor copies it into the SQL console's database (each would compute
+    and store every row); it is queried, filtered, from the full warehouse."""
     view = is_view(con, name)
+    if view and name in PAIR_SUMMARY_VIEWS and not device_pairs_at_most(con, SITE_DB_MAX_ROWS):
+        return None
     rows = rows_up_to(con, f"{MARTS_SCHEMA}.{quote_ident(name)}", view, SITE_DB_MAX_ROWS)
     return None if view and rows > SITE_DB_MAX_ROWS else rows
 

@@ -516,6 +516,72 @@ def test_compare_reads_the_comparison_marts_per_device(tmp_path):
     assert len(list((tmp_path / "pages-cache").iterdir())) == 5
 
 
+def test_sweep_summaries_view_leaves_device_pairs_to_the_warehouse_past_the_limit(tmp_path, monkeypatch):
+    """fct_sweep_quotient_summaries is a view whose device pairs summarise fct_device_quotients
+    (a view too). While the pairs number at most PAIRS_SUMMARISED_MAX, /compare's per-device
+    files hold both families; past it they hold the condition pairs only, the index says so,
+    and neither the catalog's count nor the SQL console's copy computes the view."""
+    path = tmp_path / "wh.duckdb"
+    con = duckdb.connect(str(path))
+    con.execute("create schema marts")
+    con.execute("create schema base")
+    con.execute("create table base.pairs as select * from (values ('ssd', 'hdd'), ('hdd', 'ssd'), ('ssd', 'nvme'), "
+                "('nvme', 'ssd'), ('hdd', 'nvme'), ('nvme', 'hdd')) v(device_a_id, device_b_id)")
+    con.execute("create view marts.fct_device_quotients as select * from base.pairs")
+    con.execute("""create table base.summaries as select * from (values
+        ('ssd', 'hdd', 'device', 2.0), ('hdd', 'ssd', 'device', 0.5), ('ssd', 'ssd', 'condition', 1.1))
+        v(device_a_id, device_b_id, comparison_family, quotient_geomean)""")
+    con.execute("create view marts.fct_sweep_quotient_summaries as select * from base.summaries")
+    con.execute("create table marts.fct_condition_quotients as select 'ssd' as device_id, 'page_size' as varied_condition")
+    con.execute("create table marts.dim_devices as select * from (values ('hdd'), ('nvme'), ('ssd')) v(device_id)")
+    con.close()
+    monkeypatch.setenv("IOPSCOPE_WAREHOUSE", str(path))
+    monkeypatch.setenv("IOPSCOPE_SITE_PAGES_DIR", str(tmp_path / "pages-cache"))
+    monkeypatch.syspath_prepend(str(DATA))
+    sd = importlib.import_module("_sitedata")
+    pages = importlib.import_module("_device_pages")
+
+    def sweeps():
+        con = sd.connect()
+        try:
+            catalog = sd.marts(con)
+            index = pages.index_payload(con, catalog, "sweep_summaries")
+            files = {d: p for d, p in pages.device_payloads(con, catalog, "sweep_summaries")}
+            return index, files, sd.counted_rows(con, "fct_sweep_quotient_summaries")
+        finally:
+            con.close()
+
+    def families(payload):
+        data = payload["data"]["comparison_family"]
+        return sorted(data if isinstance(data, list) else [data["dict"][c] for c in data["codes"]])
+
+    index, files, rows = sweeps()
+    assert index["device_pairs_left_out"] is False and set(index["devices"]) == {"ssd", "hdd"}
+    assert families(files["ssd"]) == ["condition", "device"] and rows == 3
+    # the config's path list names a file for every device (it does not compute the view); the
+    # pages loader writes them all, empty for a device without rows (nvme), which the index leaves out
+    con = sd.connect()
+    catalog = sd.marts(con)
+    assert {p for p in pages.paths(con, catalog) if "/sweep_summaries/" in p} == {
+        f"/data/pages/sweep_summaries/{d}.json" for d in ("hdd", "nvme", "ssd")}
+    written = dict(pages.members(con, catalog, pages.file_cache()))
+    con.close()
+    nvme = json.loads(written["sweep_summaries/nvme.json"].read_bytes())
+    assert nvme["rows"] == 0 and "comparison_family" in nvme["data"]
+    hdd = json.loads(written["sweep_summaries/hdd.json"].read_bytes())
+    assert families(hdd) == ["device"]
+    monkeypatch.setattr(sd, "PAIRS_SUMMARISED_MAX", 5)  # 6 pairs: past the limit
+    index, files, rows = sweeps()
+    assert index["device_pairs_left_out"] is True and set(index["devices"]) == {"ssd"}, "hdd had device pairs only"
+    assert families(files["ssd"]) == ["condition"]
+    assert rows == 3, "counted: 6 pairs are within the site database's row limit"
+    monkeypatch.setattr(sd, "SITE_DB_MAX_ROWS", 5)
+    assert sweeps()[2] is None, "not counted: counting the view would summarise every pair"
+    left_out = sd.write_site_database_for_browser(tmp_path / "site.duckdb", max_rows=5)
+    assert {"name": "fct_sweep_quotient_summaries", "rows": None} in left_out
+    assert sd.write_site_database_for_browser(tmp_path / "site2.duckdb", max_rows=6) == [], "6 pairs, 3 summaries: copied"
+
+
 def test_condition_quotients_download_is_cut_by_device(tmp_path):
     """fct_condition_quotients (no page reads it by key; every row one device's) is served in
     parts by device: each device's rows in one part, catalog.json and _paths.py name the same
