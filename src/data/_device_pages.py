@@ -57,7 +57,7 @@ SPLITS = {
 }
 
 
-# Above _sitedata.PAIRS_SUMMARISED_MAX device pairs, the sweep summaries' device pairs are left
+# Above _sitedata.SITE_DB_MAX_ROWS device pairs, the sweep summaries' device pairs are left
 # to the warehouse: /compare then shows the condition pairs and says where the device pairs are.
 DEVICE_PAIRS_ONLY_WHEN_SUMMARISED = {"sweep_summaries": "comparison_family = 'condition'"}
 
@@ -81,7 +81,7 @@ class Rows:
 
 def _rows(con, catalog: dict, name: str) -> Rows:
     """Where split ``name``'s rows are on ``con``. A mart that is a view
-    (fct_sweep_quotient_summaries: device pairs summarised when asked, 7.9 s at 10,000 runs) is
+    (fct_sweep_quotient_summaries: device pairs summarised when asked) is
     computed once per connection, into a temporary table of the split's columns (and whether
     the device pairs were left out, into another): the index, the fingerprints and the files
     each read it, and each would compute the view again."""
@@ -94,7 +94,7 @@ def _rows(con, catalog: dict, name: str) -> Rows:
             if _has_temp_table(con, "device_split_flags") else None
         if done is not None:
             return Rows(f"temp.{table}", "", done[0])
-    left_out = name in DEVICE_PAIRS_ONLY_WHEN_SUMMARISED and not sd.device_pairs_at_most(con, sd.PAIRS_SUMMARISED_MAX)
+    left_out = name in DEVICE_PAIRS_ONLY_WHEN_SUMMARISED and not sd.device_pairs_at_most(con, sd.SITE_DB_MAX_ROWS)
     where = _where(split, DEVICE_PAIRS_ONLY_WHEN_SUMMARISED[name] if left_out else "")
     if not view:
         return Rows(mart, where, left_out)
@@ -197,7 +197,7 @@ def file_cache() -> rp.PartCache:
 def file_device_ids(con, catalog: dict, name: str) -> list[str]:
     """The devices that get a file of split ``name``: those with rows, and for a split read from
     a view every device of dim_devices too (sorted as DuckDB sorts), so that the config's path
-    list (_paths.py) does not compute the view: 7.9 s at 10,000 runs, before any loader starts.
+    list (_paths.py) does not compute the view (before any loader starts).
     The files of devices without rows are empty and never fetched (the index lists only the
     devices with rows; every device with rows is in dim_devices: the mart's relationships test)."""
     split = SPLITS[name]

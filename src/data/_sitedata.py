@@ -544,13 +544,13 @@ def rows_up_to(con, relation: str, view: bool, limit: int) -> int:
 
 
 # The views that summarise the device pairs (fct_device_quotients) over sweeps: an aggregate of
-# every pair, so counting one up to a limit still computes every pair. The site counts them (for
-# the downloads and the SQL console's database) only while the pairs are within that limit, and
-# writes /compare's per-device files of them only while the pairs number at most
-# PAIRS_SUMMARISED_MAX: 546,404 pairs at 10,000 synthetic runs, summarised in 2-5 s; 53 million
-# at 100,000, where the summaries, then stored, spilled 25 GB (docs/performance.md, run 16).
+# every pair, so counting one up to a limit still computes every pair. The site computes them
+# (counts them for the downloads and the SQL console's database, writes /compare's per-device
+# files of them) only while the pairs number at most SITE_DB_MAX_ROWS: 3,156 pairs at 1,000
+# synthetic runs; 546,404 at 10,000, where summarising them took the pages loader 7.9 s alone and
+# one new run's site build 12 s more (docs/performance.md, run 17); 53 million at 100,000, where
+# the summaries, then stored, spilled 25 GB (run 16).
 PAIR_SUMMARY_VIEWS = ("fct_sweep_quotient_summaries",)
-PAIRS_SUMMARISED_MAX = 1_000_000
 
 
 def device_pairs_at_most(con, limit: int, schema: str = MARTS_SCHEMA) -> bool:
