@@ -81,28 +81,28 @@ class Rows:
 
 def _rows(con, catalog: dict, name: str) -> Rows:
     """Where split ``name``'s rows are on ``con``. A mart that is a view
-    (fct_sweep_quotient_summaries: device pairs summarised when asked) is
-    computed once per connection, into a temporary table of the split's columns (and whether
-    the device pairs were left out, into another): the index, the fingerprints and the files
-    each read it, and each would compute the view again."""
+    (fct_sweep_quotient_summaries: device pairs summarised when asked) is computed once per
+    connection, into a temporary table of the split's columns named for whether the device
+    pairs were left out: the index, the fingerprints and the files each read it, and each would
+    compute the view again."""
     split = SPLITS[name]
     mart = f"{sd.MARTS_SCHEMA}.{sd.quote_ident(split.mart)}"
     view = sd.is_view(con, split.mart)
-    table = f"device_split_{name}"
+
+    def table(left_out: bool) -> str:
+        return f"device_split_{name}" + ("_without_device_pairs" if left_out else "")
+
     if view:
-        done = con.execute("select left_out from temp.device_split_flags where name = ?", [name]).fetchone() \
-            if _has_temp_table(con, "device_split_flags") else None
-        if done is not None:
-            return Rows(f"temp.{table}", "", done[0])
+        for left_out in (False, True):
+            if _has_temp_table(con, table(left_out)):
+                return Rows(f"temp.{table(left_out)}", "", left_out)
     left_out = name in DEVICE_PAIRS_ONLY_WHEN_SUMMARISED and not sd.device_pairs_at_most(con, sd.SITE_DB_MAX_ROWS)
     where = _where(split, DEVICE_PAIRS_ONLY_WHEN_SUMMARISED[name] if left_out else "")
     if not view:
         return Rows(mart, where, left_out)
     columns = ", ".join(sd.quote_ident(c) for c in _columns(catalog, split))
-    con.execute(f"create or replace temporary table {table} as select {columns} from {mart}{where}")
-    con.execute("create temporary table if not exists device_split_flags (name varchar, left_out boolean)")
-    con.execute("insert into temp.device_split_flags values (?, ?)", [name, left_out])
-    return Rows(f"temp.{table}", "", left_out)
+    con.execute(f"create temporary table {table(left_out)} as select {columns} from {mart}{where}")
+    return Rows(f"temp.{table(left_out)}", "", left_out)
 
 
 def _has_temp_table(con, table: str) -> bool:
