@@ -294,12 +294,10 @@ def _write_site_database(out: Path, max_rows: int | None = None) -> list[dict]:
             q = quote_ident(name)
             comment = info["comment"]
             rows = None
-            if max_rows is None:
-                pass
-            elif info.get("kind") == "view" and name in PAIR_SUMMARY_VIEWS and not device_pairs_at_most(con, max_rows, "wh.marts"):
-                rows = max_rows + 1  # not counted: counting computes every pair (PAIR_SUMMARY_VIEWS)
-            else:
-                rows = rows_up_to(con, f"wh.marts.{q}", info.get("kind") == "view", max_rows)
+            if max_rows is not None:
+                view = info.get("kind") == "view"
+                rows = (max_rows + 1 if summarises_too_many_pairs(con, name, view, max_rows, "wh.marts")
+                        else rows_up_to(con, f"wh.marts.{q}", view, max_rows))
             if rows is not None and rows > max_rows:
                 con.execute(f"create table site.marts.{q} as select * from wh.marts.{q} limit 0")
                 if info.get("kind") == "view":
@@ -562,13 +560,19 @@ def device_pairs_at_most(con, limit: int, schema: str = MARTS_SCHEMA) -> bool:
     return rows_up_to(con, f"{schema}.fct_device_quotients", True, limit) <= limit
 
 
+def summarises_too_many_pairs(con, name: str, view: bool, limit: int, schema: str = MARTS_SCHEMA) -> bool:
+    """True for a view of ``PAIR_SUMMARY_VIEWS`` over more than ``limit`` device pairs: too big to
+    count (counting it summarises every pair), so it is treated as more than ``limit`` rows."""
+    return view and name in PAIR_SUMMARY_VIEWS and not device_pairs_at_most(con, limit, schema)
+
+
 def counted_rows(con, name: str) -> int | None:
     """The mart's row count, or None for a view of more than ``SITE_DB_MAX_ROWS`` rows (or one
     summarising more device pairs than that, ``PAIR_SUMMARY_VIEWS``): computed on demand, so the site
     neither writes it as a file nor copies it into the SQL console's database (each would compute
     and store every row); it is queried, filtered, from the full warehouse."""
     view = is_view(con, name)
-    if view and name in PAIR_SUMMARY_VIEWS and not device_pairs_at_most(con, SITE_DB_MAX_ROWS):
+    if summarises_too_many_pairs(con, name, view, SITE_DB_MAX_ROWS):
         return None
     rows = rows_up_to(con, f"{MARTS_SCHEMA}.{quote_ident(name)}", view, SITE_DB_MAX_ROWS)
     return None if view and rows > SITE_DB_MAX_ROWS else rows
