@@ -90,6 +90,15 @@ def byte_range(header: str, size: int) -> tuple[int, int] | None | str:
 
 
 class _Handler(http.server.SimpleHTTPRequestHandler):
+    # Keep-alive (HTTP/1.1): a page asks for dozens of modules and byte ranges, and a browser
+    # opens at most six connections to a host; a new connection per answer (HTTP/1.0, the
+    # standard library's default) queues them behind each other's handshakes. Every answer
+    # below states its Content-Length, which keep-alive needs.
+    protocol_version = "HTTP/1.1"
+    # An idle kept-alive connection (or a client that stops reading) gives its thread back
+    # after this long without progress (a socket timeout: Server.handle_error ignores it).
+    timeout = 60
+
     def translate_path(self, path: str) -> str:
         fs_path = Path(super().translate_path(path))
         # Framework links to /fio for fio.html (clean URLs).

@@ -11,7 +11,7 @@ run's rows without reading the rest:
 * row groups of ``ROW_GROUP_ROWS`` rows with min/max statistics of the key, so a reader skips
   every row group whose key range cannot hold the run (statistics only on the key: each column
   chunk's statistics cost ~50 footer bytes, and every run page reads the footer);
-* the page index (column index + offset index) with pages of at most ``PAGE_ROWS`` rows, so in
+* the page index (column index + offset index) with pages of at most ``PAGE_ROWS`` rows (``SPARSE_PAGE_ROWS`` for a mart of few rows per key), so in
   the row group that holds the run the reader fetches only the pages that hold it;
 * dictionaries only for text columns and at most ``DICTIONARY_PAGE_BYTES`` each (a reader must
   fetch a column's whole dictionary before any page of it: unique ids and measurements are
@@ -48,6 +48,14 @@ ROW_GROUP_ROWS = 262_144
 # IOPSCOPE_SITE_PART_ROWS overrides it (tests build a small site in parts).
 PART_ROWS = 4 * ROW_GROUP_ROWS
 PAGE_ROWS = 1_024
+# A mart of few rows per key (a run's results, its dim_runs row) gets smaller pages: the run page
+# decodes a whole page of every column to find one run's row, and its first chart waits for the
+# results marts. Measured on the 10,000-run site (Node, warm, one run): dim_runs 78 -> 35 ms,
+# fct_tpcc_results 80 -> 27, fct_fio_results 58 -> 27 with 256-row pages, for 12-19 % more bytes;
+# a samples mart (hundreds of rows per run) is slower that way (a larger page index to read
+# first: fct_cpu_samples 64 -> 92 ms), so it keeps PAGE_ROWS.
+SPARSE_PAGE_ROWS = 256
+SPARSE_ROWS_PER_KEY = 16
 DICTIONARY_PAGE_BYTES = 16_384
 # Columns that order a run's rows in time (or along a histogram), after the key: the samples of
 # a run then lie in the order the charts draw them, which also compresses best.
@@ -242,7 +250,7 @@ def part_fingerprints(con, catalog: dict, name: str, key: str, parts: list[Part]
     sums = row_digests(con, mart, ["run_id", "run_fingerprint"] if generation else columns,
                        group=f"coalesce({number}, {len(parts) - 1})", params=[p.first for p in parts[1:]])
     shape = [FILE_FORMAT_VERSION, duckdb.__version__, pyarrow.__version__, ROW_GROUP_ROWS, PAGE_ROWS,
-             DICTIONARY_PAGE_BYTES, name, key, sort_columns(catalog, name, key),
+             SPARSE_PAGE_ROWS, SPARSE_ROWS_PER_KEY, DICTIONARY_PAGE_BYTES, name, key, sort_columns(catalog, name, key),
              [[c["name"], c["type"]] for c in catalog[name]["columns"]], generation]
     return [fingerprint_of([*shape, i, _plain(p.first), _plain(p.end), *sums.get(i, (0, "0"))])
             for i, p in enumerate(parts)]
@@ -314,6 +322,20 @@ class PartCache:
                 path.unlink(missing_ok=True)
 
 
+def page_rows(con, name: str, key: str, part: Part | None = None) -> int:
+    """Rows per data page of mart ``name``'s keyed file (or ``part``): SPARSE_PAGE_ROWS when its
+    keys average at most SPARSE_ROWS_PER_KEY rows, else PAGE_ROWS. From the rows themselves, so
+    the same rows give the same file (the part cache's fingerprint holds both constants)."""
+    where, params = _part_filter(key, part) if part is not None else ("", [])
+    cursor = con.cursor()  # of its own: a caller's unfinished result stays as it is
+    try:
+        rows, keys = cursor.execute(f"select count(*), count(distinct {sd.quote_ident(key)}) "
+                                    f"from {sd.MARTS_SCHEMA}.{sd.quote_ident(name)}{where}", params).fetchone()
+    finally:
+        cursor.close()
+    return SPARSE_PAGE_ROWS if keys and rows <= SPARSE_ROWS_PER_KEY * keys else PAGE_ROWS
+
+
 def write_keyed_parquet(con, catalog: dict, name: str, key: str, out: Path, part: Part | None = None) -> Path:
     """Write mart ``name`` (or its ``part``) sorted and row-grouped by ``key`` into the file
     ``out``; streamed in record batches, so memory holds one batch, not the mart."""
@@ -330,7 +352,7 @@ def write_keyed_parquet(con, catalog: dict, name: str, key: str, out: Path, part
     text = [f.name for f in schema if pa.types.is_string(f.type) or pa.types.is_large_string(f.type)]
     out = Path(out)
     with pq.ParquetWriter(out, schema, compression="zstd", write_statistics=[key], write_page_index=True,
-                          max_rows_per_page=PAGE_ROWS, use_dictionary=text or False,
+                          max_rows_per_page=page_rows(con, name, key, part), use_dictionary=text or False,
                           dictionary_pagesize_limit=DICTIONARY_PAGE_BYTES, store_schema=False,
                           sorting_columns=[pq.SortingColumn(schema.names.index(key))]) as writer:
         pending = []  # DuckDB hands out batches of at most 122,880 rows: gather a row group's worth

@@ -45,7 +45,8 @@ export function martFiles(name, dist = DIST) {
 export async function martRows(name, dist = DIST) {
   const compressors = {ZSTD: (input, size) => zstdDecompress(input, new Uint8Array(size))};
   const rows = [];
-  for (const path of martFiles(name, dist)) rows.push(...await parquetReadObjects({file: await asyncBufferFromFile(path), compressors}));
+  // a loop, not push(...rows): spreading a fleet-sized mart overflows the call stack
+  for (const path of martFiles(name, dist)) for (const row of await parquetReadObjects({file: await asyncBufferFromFile(path), compressors})) rows.push(row);
   return rows;
 }
 

@@ -124,3 +124,26 @@ def test_byte_range_rules():
     assert byte_range("bytes=1-", 1) == "unsatisfiable"
     assert byte_range("bytes=-1", 0) == "unsatisfiable"
     assert byte_range("bytes=0-1, 3-4", 10) is None
+
+
+def test_one_connection_serves_many_answers(site):
+    """Keep-alive: a page's dozens of modules and ranges share a few connections instead of a
+    handshake each. Every kind of answer states its length, so the next one on the same
+    connection is read whole and in order (a range, the 404 page, a 416, a redirect, a file)."""
+    _, port = site
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    try:
+        answers = []
+        for path, headers in [("/data/marts.parquet", {"Range": "bytes=0-9"}), ("/nowhere", {}),
+                              ("/data/marts.parquet", {"Range": "bytes=99999-"}), ("/data", {}),
+                              ("/data/marts.parquet", {"Range": "bytes=-5"}), ("/index.html", {})]:
+            connection.request("GET", path, headers=headers)
+            response = connection.getresponse()
+            answers.append((response.status, response.version, response.read()))
+            socket = connection.sock
+            assert socket is not None, f"the connection was closed after {path}"
+        assert [a[0] for a in answers] == [206, 404, 416, 301, 206, 200]
+        assert {a[1] for a in answers} == {11}
+        assert answers[0][2] == BODY[:10] and answers[4][2] == BODY[-5:] and answers[5][2] == b"<h1>home</h1>"
+    finally:
+        connection.close()

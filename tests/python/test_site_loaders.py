@@ -96,6 +96,23 @@ def test_run_marts_are_written_sorted_and_row_grouped_by_run(warehouse, tmp_path
     assert keyed_file(sd, catalog, "fct_samples", "run_id", tmp_path / "again").read_bytes() == path.read_bytes(), "same rows, same bytes"
 
 
+def test_marts_of_few_rows_per_key_get_smaller_pages(warehouse):
+    """The run page decodes a whole page of every column to find one run's rows: a mart of one
+    row per key (a run's results, a host) is written in SPARSE_PAGE_ROWS pages, a samples mart
+    (dozens of rows per run) keeps PAGE_ROWS, and a part is judged by its own rows."""
+    sd, _, ids = warehouse
+    rp = importlib.import_module("_run_parquet")
+    con = sd.connect()
+    try:
+        assert rp.page_rows(con, "dim_hosts", "host_id") == rp.SPARSE_PAGE_ROWS
+        assert rp.page_rows(con, "fct_samples", "run_id") == rp.PAGE_ROWS
+        assert rp.SPARSE_PAGE_ROWS < rp.PAGE_ROWS
+        one_run = rp.Part(file="x", first=ids[0], end=ids[1])
+        assert rp.page_rows(con, "fct_samples", "run_id", one_run) == rp.PAGE_ROWS
+    finally:
+        con.close()
+
+
 def test_run_marts_index_names_keys_columns_and_rows(warehouse):
     sd, _, _ = warehouse
     rp = importlib.import_module("_run_parquet")
