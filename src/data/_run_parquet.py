@@ -11,8 +11,9 @@ run's rows without reading the rest:
 * row groups of ``ROW_GROUP_ROWS`` rows with min/max statistics of the key, so a reader skips
   every row group whose key range cannot hold the run (statistics only on the key: each column
   chunk's statistics cost ~50 footer bytes, and every run page reads the footer);
-* the page index (column index + offset index) with pages of at most ``PAGE_ROWS`` rows (``SPARSE_PAGE_ROWS`` for a mart of few rows per key), so in
-  the row group that holds the run the reader fetches only the pages that hold it;
+* the page index (column index + offset index) with pages of at most ``PAGE_ROWS`` rows
+  (``SPARSE_PAGE_ROWS`` for a mart of few rows per key), so in the row group that holds the run
+  the reader fetches only the pages that hold it;
 * dictionaries only for text columns and at most ``DICTIONARY_PAGE_BYTES`` each (a reader must
   fetch a column's whole dictionary before any page of it: unique ids and measurements are
   better left plain), zstd-compressed (the browser inflates it with fzstd).
