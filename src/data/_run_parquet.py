@@ -43,11 +43,13 @@ from pathlib import Path
 import _sitedata as sd
 
 ROW_GROUP_ROWS = 262_144
-# A mart of more rows than this is written in parts of about this many rows (four row groups):
-# at 10,000 runs the CPU samples (~10 M rows, 420 MB) are ~10 parts of ~40 MB. Small enough that
-# one more run rewrites a tenth, large enough that the run page's index stays small.
-# IOPSCOPE_SITE_PART_ROWS overrides it (tests build a small site in parts).
-PART_ROWS = 4 * ROW_GROUP_ROWS
+# A mart of more rows than this is written in parts of about this many rows (one row group): at
+# 10,000 runs the CPU samples (~10 M rows, 420 MB) are ~40 parts of ~10 MB. One more run rewrites
+# one part of each such mart: with four row groups a part, one new run's site build at 10,000 runs
+# took 33.5 s (marts loader 19.9 s), with one 29.9 s (16.5 s), for an index the run page reads of
+# 44 KB instead of 36 KB (docs/performance.md, run 18). IOPSCOPE_SITE_PART_ROWS overrides it (tests
+# build a small site in parts).
+PART_ROWS = ROW_GROUP_ROWS
 PAGE_ROWS = 1_024
 # A mart of few rows per key (a run's results, its dim_runs row) gets smaller pages: the run page
 # decodes a whole page of every column to find one run's row, and its first chart waits for the
@@ -89,7 +91,7 @@ def part_rows() -> int:
 # Marts no page reads by key whose every row belongs to one device: their Parquet download is cut
 # by that column, so one more run rewrites the part holding its device, not the whole file (at
 # 10,000 runs fct_condition_quotients was one 80 MB file, written again, 3 s, for every new run).
-# Their rows are wide (52 columns): parts of an eighth of part_rows() (~10 MB each at 10,000 runs).
+# Their rows are wide (52 columns): parts of an eighth of part_rows() (~2 MB each at 10,000 runs).
 # fct_sweep_quotient_summaries is not cut: a row holds two devices, so a run on one device changes
 # rows in the parts of every device it is compared with (fct_device_quotients, a view, is
 # written out only while it is small: _sitedata.counted_rows).
