@@ -96,13 +96,14 @@ def test_run_marts_are_written_sorted_and_row_grouped_by_run(warehouse, tmp_path
     assert keyed_file(sd, catalog, "fct_samples", "run_id", tmp_path / "again").read_bytes() == path.read_bytes(), "same rows, same bytes"
 
 
-def test_marts_of_few_rows_per_key_get_smaller_pages(warehouse):
+def test_marts_of_few_rows_per_key_get_smaller_pages(warehouse, tmp_path, monkeypatch):
     """The run page decodes a whole page of every column to find one run's rows: a mart of one
     row per key (a run's results, a host) is written in SPARSE_PAGE_ROWS pages, a samples mart
     (dozens of rows per run) keeps PAGE_ROWS, and a part is judged by its own rows."""
     sd, _, ids = warehouse
     rp = importlib.import_module("_run_parquet")
     con = sd.connect()
+    catalog = sd.marts(con)
     try:
         assert rp.page_rows(con, "dim_hosts", "host_id") == rp.SPARSE_PAGE_ROWS
         assert rp.page_rows(con, "fct_samples", "run_id") == rp.PAGE_ROWS
@@ -111,6 +112,17 @@ def test_marts_of_few_rows_per_key_get_smaller_pages(warehouse):
         assert rp.page_rows(con, "fct_samples", "run_id", one_run) == rp.PAGE_ROWS
     finally:
         con.close()
+
+    # ... and the writer uses it: three hosts in pages of one row have three page locations in
+    # the key's offset index, where pages of PAGE_ROWS have one
+    def offset_index_bytes(folder):
+        (folder := tmp_path / folder).mkdir()
+        (group,) = rp.file_layout(keyed_file(sd, catalog, "dim_hosts", "host_id", folder), "host_id")["groups"]
+        return group[3][1] - group[3][0]
+    monkeypatch.setattr(rp, "SPARSE_PAGE_ROWS", 1)
+    one_row_pages = offset_index_bytes("sparse")
+    monkeypatch.setattr(rp, "SPARSE_PAGE_ROWS", rp.PAGE_ROWS)
+    assert one_row_pages > offset_index_bytes("dense")
 
 
 def test_run_marts_index_names_keys_columns_and_rows(warehouse):
