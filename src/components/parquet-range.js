@@ -3,13 +3,14 @@
 //
 // When the build recorded the file's layout (size, footer offset, each row group's key range and
 // page index offsets: data/marts/run_marts.json), a read asks for its footer and page index in one
-// round trip and then for its pages: a small file comes whole in one request. Without it, one
+// round trip, then for the key column's pages, then for the other columns' pages of the rows that
+// matched (readKeyedRows): a small file comes whole in one request. Without it, one
 // request learns the size and brings the footer: a suffix range (`bytes=-N`), whose
 // Content-Range states the file's length. The slices hyparquet asks for at once (dictionary and
 // data pages of each column, page indexes) are merged when they lie close together, so a read
 // costs a few requests, not one per column. A host that ignores Range and sends the whole file
 // (200) still works: the whole file is then kept and sliced.
-import {parquetMetadataAsync, parquetReadObjects} from "hyparquet";
+import {parquetMetadataAsync, parquetReadObjects, rowIndex} from "hyparquet";
 import {decompress as zstdDecompress} from "fzstd";
 
 // The first request per file: its footer for most marts (8-50 KB at 1,000 runs; the CPU
@@ -200,11 +201,31 @@ class SizeMismatch extends Error {
   }
 }
 
+// Matched rows at most this many rows apart are read as one range (one page per column either way).
+const ROWS_APART = 256;
+
+/**
+ * [rowStart, rowEnd) ranges covering the sorted row indexes `rows`, joined where at most `apart`
+ * rows lie between two of them.
+ */
+export function rowRanges(rows, apart = ROWS_APART) {
+  const ranges = [];
+  for (const row of rows) {
+    const last = ranges[ranges.length - 1];
+    if (last && row - last[1] <= apart) last[1] = row + 1;
+    else ranges.push([row, row + 1]);
+  }
+  return ranges;
+}
+
 /**
  * The rows of a Parquet file whose column `key` equals `value` (or is one of `value` when it is
  * an array), reading only the row groups whose statistics can hold them and, inside those, the
- * pages the page index points to. `expectRows`: the row count the site's index states; a file
- * that disagrees belongs to another build, which is an error, not an empty answer.
+ * pages the page index points to. The key column is read first, alone: the other columns'
+ * pages are fetched and decoded only for rows that matched. A run has no rows in most marts it
+ * is looked up in (a fio run in the TPC-C results), and a page of every column is most of what a
+ * read costs, in bytes and in decoding. `expectRows`: the row count the site's index states; a
+ * file that disagrees belongs to another build, which is an error, not an empty answer.
  */
 export async function readKeyedRows(file, key, value, {expectRows = null} = {}) {
   // With the file's layout: its footer and the page index that may point to `value`, in one round trip
@@ -214,5 +235,12 @@ export async function readKeyedRows(file, key, value, {expectRows = null} = {}) 
     throw new Error(`a data file holds ${metadata.num_rows} rows where this site's index says ${expectRows}: the site was rebuilt, reload the page`);
   }
   const filter = Array.isArray(value) ? {[key]: {$in: value}} : {[key]: {$eq: value}};
-  return parquetReadObjects({file, metadata, filter, compressors, useOffsetIndex: true, usePageIndex: true});
+  const keys = await parquetReadObjects({file, metadata, columns: [key], filter, compressors, useOffsetIndex: true,
+    usePageIndex: true, includeRowIndex: true});
+  if (!keys.length) return [];
+  const matched = new Set(keys.map((row) => row[rowIndex]));
+  const ranges = rowRanges([...matched].sort((a, b) => a - b));
+  const reads = await Promise.all(ranges.map(([rowStart, rowEnd]) =>
+    parquetReadObjects({file, metadata, rowStart, rowEnd, compressors, useOffsetIndex: true})));
+  return ranges.flatMap(([rowStart], i) => reads[i].filter((_, j) => matched.has(rowStart + j)));
 }

@@ -144,18 +144,19 @@ export async function readRunBundle(runId, {index, open, tables = null, byTools 
     if (results[i].length) bundle.tables[m.name] = payloadOf(m.name, m.columns, results[i], limit);
   });
   if (!Object.keys(bundle.tables).length && !tables) return null; // no mart knows this run
-  // The dimension rows the run's rows name (a device id in a result, a config id in the run row...).
-  const seen = new Map();
-  for (const payload of Object.values(bundle.tables)) {
-    for (const [column, values] of Object.entries(payload.data)) {
-      const set = seen.get(column) ?? new Set();
-      for (const v of values) if (typeof v === "string") set.add(v);
-      seen.set(column, set);
+  // The dimension rows the run's rows name (a device id in a result, a config id in the run row...),
+  // in the marts that pick them (dims[name].picked_by; null: every mart).
+  const named = (dim) => {
+    const values = new Set();
+    for (const [name, payload] of Object.entries(bundle.tables)) {
+      if (dim.picked_by && !dim.picked_by.includes(name)) continue;
+      for (const column of dim.sources) for (const v of payload.data[column] ?? []) if (typeof v === "string") values.add(v);
     }
-  }
+    return [...values].sort();
+  };
   const byKey = marts.filter((m) => dims[m.name] && !bundle.tables[m.name] && wanted(m.name));
   const dimRows = await Promise.all(byKey.map((m) => {
-    const values = [...new Set(dims[m.name].sources.flatMap((s) => [...(seen.get(s) ?? [])]))].sort();
+    const values = named(dims[m.name]);
     return values.length ? read(m, dims[m.name].key, values) : [];
   }));
   byKey.forEach((m, i) => {

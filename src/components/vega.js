@@ -23,7 +23,8 @@ const EMBED_OPTIONS = {
  * `scaleParam`: the URL parameter that keeps the chosen value axis ("log" / "linear"; absent
  * means the chart's default: log when the values span more than 100x).
  * The element gets data-rendered="true" once drawn (tests and the budget script wait on it),
- * and data-y-scale the value axis drawn.
+ * data-draw-started-at and data-rendered-at (performance.now() when its drawing began and
+ * ended), and data-y-scale the value axis drawn.
  */
 export function vegaChart(specOrBuild, {rows, empty = "No data matches the current selection.", name, key, scaleParam} = {}) {
   const build = typeof specOrBuild === "function" ? specOrBuild : () => specOrBuild;
@@ -93,7 +94,10 @@ export function vegaChart(specOrBuild, {rows, empty = "No data matches the curre
     console.error("vega-embed:", error);
     return null;
   });
-  const draw = () => embed(target, named, shape).then(resolveReady);
+  const draw = () => {
+    container.dataset.drawStartedAt = String(performance.now());
+    return embed(target, named, shape).then(resolveReady);
+  };
   // The log / linear switch redraws this chart only (with the rows of its latest update) and
   // keeps the choice in the URL.
   container.build = build;
@@ -191,12 +195,18 @@ function scaleSwitch(container, scale, redraw) {
 const pending = new Map();
 const REACH_PX = 100;
 
+// Charts coming into view together are drawn one after another, each after the browser had a
+// turn: vega-embed's steps are asynchronous, so charts started together interleave their
+// compiling and drawing and all appear at the end. One at a time, the first is shown when it is
+// ready (a run page's first chart ~150-200 ms sooner, docs/performance.md run 19).
+let drawing = Promise.resolve();
+
 function drawPending(container) {
   const entry = pending.get(container);
   if (!entry) return;
   observer.unobserve(container);
   pending.delete(container);
-  entry.draw();
+  drawing = drawing.then(() => new Promise((resolve) => setTimeout(resolve, 0))).then(entry.draw).catch(() => {});
 }
 
 const observer = typeof IntersectionObserver === "undefined" ? null : new IntersectionObserver((entries) => {

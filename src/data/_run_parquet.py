@@ -16,7 +16,8 @@ run's rows without reading the rest:
   the reader fetches only the pages that hold it;
 * dictionaries only for text columns and at most ``DICTIONARY_PAGE_BYTES`` each (a reader must
   fetch a column's whole dictionary before any page of it: unique ids and measurements are
-  better left plain), zstd-compressed (the browser inflates it with fzstd).
+  better left plain), zstd-compressed (the browser inflates it with fzstd), or Snappy for a
+  mart of few rows per key (:func:`page_shape`).
 
 The same rows in the same order give the same bytes (no timestamps are written).
 
@@ -59,6 +60,14 @@ PAGE_ROWS = 1_024
 # first: fct_cpu_samples 64 -> 92 ms), so it keeps PAGE_ROWS.
 SPARSE_PAGE_ROWS = 256
 SPARSE_ROWS_PER_KEY = 16
+# Such a mart is also Snappy-compressed instead of zstd: reading one run's rows of it is a few
+# small pages, where fzstd's per-page start-up and its decoding in JavaScript cost more than the
+# bytes zstd saves. Measured on the 10,000-run site (Node, a fresh process, one run's rows):
+# dim_runs 134-177 -> 82-91 ms, fct_fio_results 144 -> 80 ms, for 18-36 % more bytes (the
+# first-read marts of the run page: 8.0 -> 9.2 MB); in Chromium a run's first chart ~100 ms sooner
+# (docs/performance.md, run 19). The samples marts, most of the site's bytes, stay zstd.
+COMPRESSION = "zstd"
+SPARSE_COMPRESSION = "snappy"
 DICTIONARY_PAGE_BYTES = 16_384
 # Columns that order a run's rows in time (or along a histogram), after the key: the samples of
 # a run then lie in the order the charts draw them, which also compresses best.
@@ -253,7 +262,8 @@ def part_fingerprints(con, catalog: dict, name: str, key: str, parts: list[Part]
     sums = row_digests(con, mart, ["run_id", "run_fingerprint"] if generation else columns,
                        group=f"coalesce({number}, {len(parts) - 1})", params=[p.first for p in parts[1:]])
     shape = [FILE_FORMAT_VERSION, duckdb.__version__, pyarrow.__version__, ROW_GROUP_ROWS, PAGE_ROWS,
-             SPARSE_PAGE_ROWS, SPARSE_ROWS_PER_KEY, DICTIONARY_PAGE_BYTES, name, key, sort_columns(catalog, name, key),
+             SPARSE_PAGE_ROWS, SPARSE_ROWS_PER_KEY, COMPRESSION, SPARSE_COMPRESSION, DICTIONARY_PAGE_BYTES, name, key,
+             sort_columns(catalog, name, key),
              [[c["name"], c["type"]] for c in catalog[name]["columns"]], generation]
     return [fingerprint_of([*shape, i, _plain(p.first), _plain(p.end), *sums.get(i, (0, "0"))])
             for i, p in enumerate(parts)]
@@ -325,10 +335,19 @@ class PartCache:
                 path.unlink(missing_ok=True)
 
 
-def page_rows(con, name: str, key: str, part: Part | None = None) -> int:
-    """Rows per data page of mart ``name``'s keyed file (or ``part``): SPARSE_PAGE_ROWS when its
-    keys average at most SPARSE_ROWS_PER_KEY rows, else PAGE_ROWS. From the rows themselves, so
-    the same rows give the same file (the part cache's fingerprint holds both constants)."""
+@dataclass(frozen=True)
+class PageShape:
+    """How a keyed file's pages are written: rows per data page and the Parquet codec."""
+
+    rows: int
+    compression: str
+
+
+def page_shape(con, name: str, key: str, part: Part | None = None) -> PageShape:
+    """The pages of mart ``name``'s keyed file (or ``part``): SPARSE_PAGE_ROWS rows and
+    SPARSE_COMPRESSION when its keys average at most SPARSE_ROWS_PER_KEY rows, else PAGE_ROWS
+    and COMPRESSION. From the rows themselves, so the same rows give the same file (the part
+    cache's fingerprint holds the constants)."""
     where, params = _part_filter(key, part) if part is not None else ("", [])
     cursor = con.cursor()  # of its own: a caller's unfinished result stays as it is
     try:
@@ -336,7 +355,9 @@ def page_rows(con, name: str, key: str, part: Part | None = None) -> int:
                                     f"from {sd.MARTS_SCHEMA}.{sd.quote_ident(name)}{where}", params).fetchone()
     finally:
         cursor.close()
-    return SPARSE_PAGE_ROWS if keys and rows <= SPARSE_ROWS_PER_KEY * keys else PAGE_ROWS
+    if keys and rows <= SPARSE_ROWS_PER_KEY * keys:
+        return PageShape(SPARSE_PAGE_ROWS, SPARSE_COMPRESSION)
+    return PageShape(PAGE_ROWS, COMPRESSION)
 
 
 def write_keyed_parquet(con, catalog: dict, name: str, key: str, out: Path, part: Part | None = None) -> Path:
@@ -354,8 +375,9 @@ def write_keyed_parquet(con, catalog: dict, name: str, key: str, out: Path, part
     schema = reader.schema
     text = [f.name for f in schema if pa.types.is_string(f.type) or pa.types.is_large_string(f.type)]
     out = Path(out)
-    with pq.ParquetWriter(out, schema, compression="zstd", write_statistics=[key], write_page_index=True,
-                          max_rows_per_page=page_rows(con, name, key, part), use_dictionary=text or False,
+    shape = page_shape(con, name, key, part)
+    with pq.ParquetWriter(out, schema, compression=shape.compression, write_statistics=[key], write_page_index=True,
+                          max_rows_per_page=shape.rows, use_dictionary=text or False,
                           dictionary_pagesize_limit=DICTIONARY_PAGE_BYTES, store_schema=False,
                           sorting_columns=[pq.SortingColumn(schema.names.index(key))]) as writer:
         pending = []  # DuckDB hands out batches of at most 122,880 rows: gather a row group's worth
@@ -460,5 +482,6 @@ def run_marts_index(con, catalog: dict, layouts: dict | None = None) -> dict:
         marts.append({"name": name, "key": key, "rows": rows, "columns": columns,
                       "tools": filled_by_tools(con, catalog, name) if key == "run_id" else None,
                       "layout": None if parts is not None else layout, "parts": parts})
-    dims = {name: {"key": key, "sources": list(sources)} for name, (key, sources) in sd.DIM_KEYS.items()}
+    dims = {name: {"key": key, "sources": list(sources), "picked_by": list(sd.DIM_PICKED_BY.get(name, ())) or None}
+            for name, (key, sources) in sd.DIM_KEYS.items()}
     return {"marts": marts, "dims": dims, "run_row_limit": sd.RUN_ROW_LIMIT}

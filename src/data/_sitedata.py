@@ -250,6 +250,9 @@ DIM_KEYS = {
     # on every run page at 10,000 runs, growing with the archive)
     "fct_tpcc_sweep_knees": ("device_id", ("device_id",)),
 }
+# The marts whose rows pick a DIM_KEYS entry's rows, where not every mart's do: a fio run's
+# devices have no TPC-C sweep to place it in, so its page does not read the knees at all.
+DIM_PICKED_BY = {"fct_tpcc_sweep_knees": ("fct_tpcc_results",)}
 # A run's rows per mart are capped for the browser; larger sets are thinned evenly (and say so):
 # src/components/run-bundle.js applies it, src/data/marts.zip.py hands it over (data/marts/run_marts.json).
 RUN_ROW_LIMIT = 20000

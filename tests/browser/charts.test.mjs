@@ -259,6 +259,23 @@ describe("legends", () => {
 });
 
 describe("views", () => {
+  test("charts coming into view together are drawn one after another, not interleaved", async () => {
+    // a window tall enough that six charts of /fio come into view at once
+    const {page, problems, close} = await openPage(browser, server.url, "/fio", {ready: READY["/fio"], viewport: {width: 1400, height: 2400}});
+    try {
+      await page.waitForFunction(() => document.querySelectorAll(".vega-chart[data-rendered]").length >= 4, null, TIMER_POLLING);
+      const spans = await page.$$eval(".vega-chart[data-rendered][data-draw-started-at]", (charts) =>
+        charts.map((c) => [Number(c.dataset.drawStartedAt), Number(c.dataset.renderedAt)]).sort((a, b) => a[0] - b[0]));
+      assert.ok(spans.length >= 4, `${spans.length} charts drawn`);
+      for (let i = 1; i < spans.length; i++) {
+        assert.ok(spans[i][0] >= spans[i - 1][1], `chart ${i} began at ${spans[i][0]} before chart ${i - 1} was drawn at ${spans[i - 1][1]}`);
+      }
+      assert.deepEqual(problems, []);
+    } finally {
+      await close();
+    }
+  });
+
   test("/fio opens on a view where every chart has data", async () => {
     const {charts, problems} = await visit("/fio");
     assert.deepEqual(problems, []);

@@ -1,7 +1,8 @@
 // The run page reads a run's rows of a mart's Parquet file by HTTP range. With the layout the
 // build records (src/data/_run_parquet.py file_layout: size, footer offset, per row group key
-// range and page index offsets), footer and page index come in one round trip and the run's
-// pages in a second; a small file comes whole in one request; a file of another size than the
+// range and page index offsets), footer and page index come in one round trip, the key column's
+// pages in a second and the matched rows' pages of the other columns in a third (none when no
+// row matched); a small file comes whole in one request; a file of another size than the
 // layout says is read as without a layout. The file is written by the build's own code (venv
 // Python, DuckDB + pyarrow) and served by a fake fetch that answers Range like a static host.
 import assert from "node:assert/strict";
@@ -10,7 +11,7 @@ import {mkdtempSync, readFileSync, rmSync} from "node:fs";
 import {tmpdir} from "node:os";
 import {join, resolve} from "node:path";
 import {after, before, describe, test} from "node:test";
-import {layoutRanges, openRangeFile, readKeyedRows} from "../../src/components/parquet-range.js";
+import {layoutRanges, openRangeFile, readKeyedRows, rowRanges} from "../../src/components/parquet-range.js";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 const PYTHON = join(ROOT, ".venv", "bin", "python");
@@ -30,12 +31,20 @@ con.execute("""create table marts.fct_samples as select printf('run-%03d', r) as
 catalog = {"fct_samples": {"columns": [{"name": n, "type": t} for n, t in
   con.execute("select column_name, data_type from information_schema.columns where table_name = 'fct_samples' order by ordinal_position").fetchall()]}}
 path = rp.write_keyed_parquet(con, catalog, "fct_samples", "run_id", sys.argv[1] + "/fct_samples.parquet")
-print(json.dumps({"path": str(path), "layout": rp.file_layout(path, "run_id")}))
+import pyarrow.parquet as pq
+meta = pq.ParquetFile(path).metadata
+key_chunks = []
+for g in range(meta.num_row_groups):
+    c = meta.row_group(g).column(0)
+    start = c.dictionary_page_offset if c.has_dictionary_page else c.data_page_offset
+    key_chunks.append([start, start + c.total_compressed_size])
+print(json.dumps({"path": str(path), "layout": rp.file_layout(path, "run_id"), "key_chunks": key_chunks}))
 `;
 
 let dir;
 let bytes;
 let layout;
+let keyChunks; // [start, end) of the key column's chunk in each row group
 before(() => {
   dir = mkdtempSync(join(tmpdir(), "iopscope-range-"));
   const out = spawnSync(PYTHON, ["-c", WRITE, dir], {encoding: "utf-8"});
@@ -43,6 +52,7 @@ before(() => {
   const written = JSON.parse(out.stdout);
   bytes = readFileSync(written.path);
   layout = written.layout;
+  keyChunks = written.key_chunks;
 });
 after(() => rmSync(dir, {recursive: true, force: true}));
 
@@ -97,23 +107,47 @@ describe("the build's layout of a keyed Parquet file", () => {
 });
 
 describe("reading one run's rows by range", () => {
-  test("with the layout: footer and page index in one round trip, the run's pages in the next", async () => {
+  test("with the layout: footer and page index in one round trip, the key's pages, then the run's rows of the other columns", async () => {
     const site = host(bytes);
     const file = await openRangeFile("/m.parquet", {fetchImpl: site.fetchImpl, layout, wholeBelow: 0});
     assert.equal(site.log.length, 0, "opening asks nothing: the layout knows the size");
     const rows = await readKeyedRows(file, "run_id", "run-010", {expectRows: 1200});
     assert.deepEqual(plain(rows), expected("run-010"));
-    assert.equal(site.roundTrips(), 2, JSON.stringify(site.log));
+    assert.equal(site.roundTrips(), 3, JSON.stringify(site.log));
     assert.ok(file.stats.bytes < bytes.length / 2, `read ${file.stats.bytes} of ${bytes.length} bytes`);
   });
 
-  test("without it, the same rows take three round trips (footer, page index, pages)", async () => {
+  test("without it, the same rows take five round trips (footer, key's page index and pages, other columns' offset index and pages)", async () => {
     const site = host(bytes);
     // a tail that holds the footer, as 64 KB holds most marts' footers
     const file = await openRangeFile("/m.parquet", {fetchImpl: site.fetchImpl, tailBytes: layout.size - layout.footer + 64, wholeBelow: 0});
     const rows = await readKeyedRows(file, "run_id", "run-010", {expectRows: 1200});
     assert.deepEqual(plain(rows), expected("run-010"));
-    assert.equal(site.roundTrips(), 3, JSON.stringify(site.log));
+    assert.equal(site.roundTrips(), 5, JSON.stringify(site.log));
+  });
+
+  test("a run a page's key range spans but no row holds reads the key column's pages only", async () => {
+    const site = host(bytes);
+    const file = await openRangeFile("/m.parquet", {fetchImpl: site.fetchImpl, layout, wholeBelow: 0});
+    // sorts between run-010 and run-011: the page index cannot rule it out, the key column can
+    assert.deepEqual(await readKeyedRows(file, "run_id", "run-010a", {expectRows: 1200}), []);
+    assert.equal(site.roundTrips(), 2, JSON.stringify(site.log));
+    const [first, ...pages] = site.log;
+    assert.equal(first.range, layoutRanges(layout, "run-010a", {wholeBelow: 0}).length === 1 ? `bytes=${layout.footer}-${layout.size - 1}` : first.range);
+    assert.ok(pages.length > 0, "the key column's page was read");
+    for (const {range} of pages) {
+      const [start, end] = range.replace("bytes=", "").split("-").map(Number);
+      if (start >= layout.footer || end < keyChunks[0][0]) continue; // the footer and page index of the first round trip
+      assert.ok(keyChunks.some(([lo, hi]) => lo <= start && end < hi), `${range} lies outside the key column (${JSON.stringify(keyChunks)})`);
+    }
+  });
+
+  test("matched rows are read in ranges joined where close", () => {
+    assert.deepEqual(rowRanges([]), []);
+    assert.deepEqual(rowRanges([3, 4, 5]), [[3, 6]]);
+
+    assert.deepEqual(rowRanges([3, 10], 6), [[3, 11]], "six rows between");
+    assert.deepEqual(rowRanges([3, 10], 5), [[3, 4], [10, 11]]);
   });
 
   test("a small file comes whole, in one request", async () => {

@@ -52,3 +52,33 @@ test("byTools false: every mart at once, the same rows", async () => {
   assert.deepEqual(Object.keys(result.tables).sort(), ["dim_runs", "fct_fio_results"], "a mart without the run's rows adds nothing");
   assert.deepEqual(result.tables.fct_fio_results.data.iops, ["9"]);
 });
+
+test("a dimension named only by some marts' rows is read for those rows only (a fio run reads no TPC-C sweeps)", async () => {
+  const index = {
+    marts: [
+      {name: "fct_fio_results", key: "run_id", rows: 1, columns: [column("run_id"), column("device_id")]},
+      {name: "fct_tpcc_results", key: "run_id", rows: 1, columns: [column("run_id"), column("device_id")]},
+      {name: "dim_devices", key: "device_id", rows: 2, columns: [column("device_id")]},
+      {name: "fct_tpcc_sweep_knees", key: "device_id", rows: 2, columns: [column("device_id"), column("knee")]}
+    ],
+    dims: {
+      dim_devices: {key: "device_id", sources: ["device_id"], picked_by: null},
+      fct_tpcc_sweep_knees: {key: "device_id", sources: ["device_id"], picked_by: ["fct_tpcc_results"]}
+    },
+    run_row_limit: null
+  };
+  const rowsOf = {fio: {fct_fio_results: [{run_id: "fio", device_id: "ssd"}]}, tpcc: {fct_tpcc_results: [{run_id: "tpcc", device_id: "hdd"}]}};
+  for (const run of ["fio", "tpcc"]) {
+    const asked = [];
+    const read = (mart, key, value) => {
+      asked.push([mart.name, JSON.stringify(value)]);
+      if (key === "run_id") return Promise.resolve(rowsOf[run][mart.name] ?? []);
+      return Promise.resolve(value.map((v) => ({device_id: v, knee: "k"})));
+    };
+    const bundle = await readRunBundle(run, {index, open: null, read});
+    const device = run === "fio" ? "ssd" : "hdd";
+    assert.deepEqual(asked.filter(([name]) => !name.startsWith("fct_") || name === "fct_tpcc_sweep_knees"),
+      [["dim_devices", JSON.stringify([device])], ...(run === "tpcc" ? [["fct_tpcc_sweep_knees", JSON.stringify([device])]] : [])], run);
+    assert.equal(Boolean(bundle.tables.fct_tpcc_sweep_knees), run === "tpcc", run);
+  }
+});

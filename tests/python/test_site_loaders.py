@@ -98,20 +98,26 @@ def test_run_marts_are_written_sorted_and_row_grouped_by_run(warehouse, tmp_path
 
 def test_marts_of_few_rows_per_key_get_smaller_pages(warehouse, tmp_path, monkeypatch):
     """The run page decodes a whole page of every column to find one run's rows: a mart of one
-    row per key (a run's results, a host) is written in SPARSE_PAGE_ROWS pages, a samples mart
-    (dozens of rows per run) keeps PAGE_ROWS, and a part is judged by its own rows."""
+    row per key (a run's results, a host) is written in SPARSE_PAGE_ROWS pages, Snappy, a samples
+    mart (dozens of rows per run) keeps PAGE_ROWS and zstd, and a part is judged by its own rows."""
+    import pyarrow.parquet as pq
+
     sd, _, ids = warehouse
     rp = importlib.import_module("_run_parquet")
     con = sd.connect()
     catalog = sd.marts(con)
     try:
-        assert rp.page_rows(con, "dim_hosts", "host_id") == rp.SPARSE_PAGE_ROWS
-        assert rp.page_rows(con, "fct_samples", "run_id") == rp.PAGE_ROWS
+        assert rp.page_shape(con, "dim_hosts", "host_id") == rp.PageShape(rp.SPARSE_PAGE_ROWS, "snappy")
+        assert rp.page_shape(con, "fct_samples", "run_id") == rp.PageShape(rp.PAGE_ROWS, "zstd")
         assert rp.SPARSE_PAGE_ROWS < rp.PAGE_ROWS
         one_run = rp.Part(file="x", first=ids[0], end=ids[1])
-        assert rp.page_rows(con, "fct_samples", "run_id", one_run) == rp.PAGE_ROWS
+        assert rp.page_shape(con, "fct_samples", "run_id", one_run).rows == rp.PAGE_ROWS
     finally:
         con.close()
+    (tmp_path / "codecs").mkdir()
+    for mart, key, codec in [("dim_hosts", "host_id", "SNAPPY"), ("fct_samples", "run_id", "ZSTD")]:
+        meta = pq.ParquetFile(keyed_file(sd, catalog, mart, key, tmp_path / "codecs")).metadata
+        assert {meta.row_group(0).column(i).compression for i in range(meta.num_columns)} == {codec}, mart
 
     # ... and the writer uses it: three hosts in pages of one row have three page locations in
     # the key's offset index, where pages of PAGE_ROWS have one
@@ -136,7 +142,9 @@ def test_run_marts_index_names_keys_columns_and_rows(warehouse):
     assert (marts["fct_samples"]["key"], marts["fct_samples"]["rows"]) == ("run_id", 370)
     assert marts["dim_hosts"]["key"] == "host_id"
     assert [c["name"] for c in marts["dim_runs"]["columns"]] == ["run_id", "host_id", "started_at", "source_kind"]
-    assert index["dims"]["dim_hosts"] == {"key": "host_id", "sources": ["host_id"]}
+    assert index["dims"]["dim_hosts"] == {"key": "host_id", "sources": ["host_id"], "picked_by": None}
+    # the TPC-C sweeps on a run's devices are read for its TPC-C results only (a fio run has none)
+    assert index["dims"]["fct_tpcc_sweep_knees"]["picked_by"] == ["fct_tpcc_results"]
     assert index["run_row_limit"] == sd.RUN_ROW_LIMIT
 
 
