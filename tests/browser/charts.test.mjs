@@ -259,11 +259,15 @@ describe("legends", () => {
 });
 
 describe("views", () => {
-  test("charts coming into view together are drawn one after another, not interleaved", async () => {
+  test("charts coming into view together are drawn one after another, in page order, not interleaved", async () => {
     // a window tall enough that six charts of /fio come into view at once
     const {page, problems, close} = await openPage(browser, server.url, "/fio", {ready: READY["/fio"], viewport: {width: 1400, height: 2400}});
     try {
       await page.waitForFunction(() => document.querySelectorAll(".vega-chart[data-rendered]").length >= 4, null, TIMER_POLLING);
+      // in page order: each chart began after the one above it
+      const starts = await page.$$eval(".vega-chart[data-rendered][data-draw-started-at]", (charts) =>
+        charts.map((c) => [c.closest("[id]")?.id, Number(c.dataset.drawStartedAt)]));
+      for (let i = 1; i < starts.length; i++) assert.ok(starts[i][1] > starts[i - 1][1], `${starts[i][0]} began before ${starts[i - 1][0]} above it`);
       const spans = await page.$$eval(".vega-chart[data-rendered][data-draw-started-at]", (charts) =>
         charts.map((c) => [Number(c.dataset.drawStartedAt), Number(c.dataset.renderedAt)]).sort((a, b) => a[0] - b[0]));
       assert.ok(spans.length >= 4, `${spans.length} charts drawn`);
