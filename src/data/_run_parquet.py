@@ -63,8 +63,8 @@ SPARSE_ROWS_PER_KEY = 16
 # Such a mart is also Snappy-compressed instead of zstd: reading one run's rows of it is a few
 # small pages, where fzstd's per-page start-up and its decoding in JavaScript cost more than the
 # bytes zstd saves. Measured on the 10,000-run site (Node, a fresh process, one run's rows):
-# dim_runs 134-177 -> 82-91 ms, fct_fio_results 144 -> 80 ms, for 18-36 % more bytes (the
-# first-read marts of the run page: 8.0 -> 9.2 MB); in Chromium a run's first chart ~100 ms sooner
+# dim_runs 134-177 -> 82-91 ms, fct_fio_results 144 -> 80 ms, for 18-36 % more bytes (dim_runs,
+# fct_fio_results and fct_tpcc_results together 7.0 -> 8.9 MB); in Chromium a run's first chart ~100 ms sooner
 # (docs/performance.md, run 19). The samples marts, most of the site's bytes, stay zstd.
 COMPRESSION = "zstd"
 SPARSE_COMPRESSION = "snappy"
