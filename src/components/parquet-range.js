@@ -205,17 +205,11 @@ class SizeMismatch extends Error {
 const ROWS_APART = 256;
 
 /**
- * [rowStart, rowEnd) ranges covering the sorted row indexes `rows`, joined where at most `apart`
- * rows lie between two of them.
+ * [rowStart, rowEnd) ranges covering the row indexes `rows`, joined where at most `apart` rows
+ * lie between two of them (mergeRanges, on rows instead of bytes).
  */
 export function rowRanges(rows, apart = ROWS_APART) {
-  const ranges = [];
-  for (const row of rows) {
-    const last = ranges[ranges.length - 1];
-    if (last && row - last[1] <= apart) last[1] = row + 1;
-    else ranges.push([row, row + 1]);
-  }
-  return ranges;
+  return mergeRanges(rows.map((row) => ({start: row, end: row + 1})), apart).map(({start, end}) => [start, end]);
 }
 
 /**
@@ -239,7 +233,7 @@ export async function readKeyedRows(file, key, value, {expectRows = null} = {}) 
     usePageIndex: true, includeRowIndex: true});
   if (!keys.length) return [];
   const matched = new Set(keys.map((row) => row[rowIndex]));
-  const ranges = rowRanges([...matched].sort((a, b) => a - b));
+  const ranges = rowRanges([...matched]);
   const reads = await Promise.all(ranges.map(([rowStart, rowEnd]) =>
     parquetReadObjects({file, metadata, rowStart, rowEnd, compressors, useOffsetIndex: true})));
   return ranges.flatMap(([rowStart], i) => reads[i].filter((_, j) => matched.has(rowStart + j)));
