@@ -41,9 +41,10 @@ try {
       await page.waitForLoadState("networkidle");
       const timing = await page.evaluate(() => ({
         resultsMs: window.__resultsAt ?? null,
-        firstChartMs: Math.min(...[...document.querySelectorAll(".vega-chart[data-rendered-at]")].map((c) => Number(c.dataset.renderedAt))),
-        // the Parquet files' ranges (not the index, data/marts/run_marts.json, a hashed _file/ copy)
-        fetched: performance.getEntriesByType("resource").filter((e) => /\/data\/marts\/[^/]+\.parquet$/.test(e.name) && !/\/_file\//.test(e.name))
+        // a drawn chart (an empty chart's note also carries data-rendered-at, from when it was placed)
+        firstChartMs: Math.min(...[...document.querySelectorAll(".vega-chart[data-rendered][data-rendered-at]")].map((c) => Number(c.dataset.renderedAt))),
+        // the Parquet files' ranges, parts included (not the index, data/marts/run_marts.json, a hashed _file/ copy)
+        fetched: performance.getEntriesByType("resource").filter((e) => /\/data\/marts\/.+\.parquet$/.test(e.name) && !/\/_file\//.test(e.name))
           .map((e) => ({file: decodeURIComponent(e.name.replace(/^.*\/data\/marts\//, "")), bytes: e.encodedBodySize})),
         index: performance.getEntriesByType("resource").filter((e) => /run_marts[^/]*\.json$/.test(e.name))
           .map((e) => ({bytes: e.encodedBodySize, ms: Math.round(e.responseEnd - e.startTime)}))

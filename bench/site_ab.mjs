@@ -32,7 +32,8 @@ try {
     await page.goto(new URL(path, servers[j].url).href, {waitUntil: "load"});
     await page.waitForSelector(".vega-chart[data-rendered]", {timeout: 60000});
     loads.get(path)[j].push(await page.evaluate(() =>
-      Math.round(Math.min(...[...document.querySelectorAll(".vega-chart[data-rendered-at]")].map((c) => Number(c.dataset.renderedAt))))));
+      // drawn charts only: an empty chart's note carries data-rendered-at too, from when it was placed
+      Math.round(Math.min(...[...document.querySelectorAll(".vega-chart[data-rendered][data-rendered-at]")].map((c) => Number(c.dataset.renderedAt))))));
     await context.close();
   }
 } finally {

@@ -8,9 +8,10 @@ run's rows without reading the rest:
 
 * sorted by the mart's key (``run_id``; for the dimensions, the id the runs name), then by the
   columns that order a run's samples in time, so a run's rows are contiguous;
-* row groups of ``ROW_GROUP_ROWS`` rows with min/max statistics of the key, so a reader skips
-  every row group whose key range cannot hold the run (statistics only on the key: each column
-  chunk's statistics cost ~50 footer bytes, and every run page reads the footer);
+* row groups of ``ROW_GROUP_ROWS`` rows (``SPARSE_ROW_GROUP_ROWS`` for a mart of few rows per
+  key) with min/max statistics of the key, so a reader skips every row group whose key range
+  cannot hold the run (statistics only on the key: each column chunk's statistics cost ~50 footer
+  bytes, and every run page reads the footer);
 * the page index (column index + offset index) with pages of at most ``PAGE_ROWS`` rows
   (``SPARSE_PAGE_ROWS`` for a mart of few rows per key), so in the row group that holds the run
   the reader fetches only the pages that hold it;
@@ -60,6 +61,17 @@ PAGE_ROWS = 1_024
 # first: fct_cpu_samples 64 -> 92 ms), so it keeps PAGE_ROWS.
 SPARSE_PAGE_ROWS = 256
 SPARSE_ROWS_PER_KEY = 16
+# Such a mart is also cut into parts of a sixteenth of the part size (16,384 rows), in row groups
+# of SPARSE_ROW_GROUP_ROWS: the run page reads a page of each of its 50-80 columns, and hyparquet's
+# slices go out as one request when at most 64 KB apart, so what a run's read costs follows the
+# size of the row group that holds it. As one file of one row group, a run's read at 100,000 runs
+# took 37-42 requests (dim_runs: 17 MB) and 42-50 (fct_fio_results: 38 MB) instead of 10 and 23
+# at 10,000 runs. Measured (Node, a fresh process, one run's rows, the marts of the 10,000-run
+# site copied ten times with other run ids: docs/performance.md, run 20): dim_runs 143 -> 83 ms,
+# 42 -> 3 requests, 997 -> 364 KB; fct_fio_results 162 -> 89 ms, 50 -> 3, 1,612 -> 432 KB; at
+# 10,000 runs the same layout reads dim_runs in 3 requests instead of 10, 1,001 -> 350 KB.
+SPARSE_PART_DIVISOR = 16
+SPARSE_ROW_GROUP_ROWS = 2_048
 # Such a mart is also Snappy-compressed instead of zstd: reading one run's rows of it is a few
 # small pages, where fzstd's per-page start-up and its decoding in JavaScript cost more than the
 # bytes zstd saves. Measured on the 10,000-run site (Node, a fresh process, one run's rows):
@@ -107,13 +119,13 @@ def part_rows() -> int:
 DEVICE_PART_KEYS = {"fct_condition_quotients": "device_id"}
 
 
-def part_key_of(catalog: dict, name: str) -> tuple[str, int] | None:
+def part_key_of(catalog: dict, name: str) -> tuple[str, int | None] | None:
     """What the Parquet download of ``name`` is cut into parts by, and the part size in rows:
-    the key the run page reads it by (:func:`key_of`), or its device (``DEVICE_PART_KEYS``);
-    None for a mart served as one file whatever its size."""
+    the key the run page reads it by (:func:`key_of`; size None: :func:`plan_parts` decides), or
+    its device (``DEVICE_PART_KEYS``); None for a mart served as one file whatever its size."""
     key = key_of(catalog, name)
     if key is not None:
-        return key, part_rows()
+        return key, None  # plan_parts sizes the parts by the mart's rows per key
     device = DEVICE_PART_KEYS.get(name)
     if device is not None and sd.has_column(catalog, name, device):
         return device, max(1, part_rows() // 8)
@@ -155,11 +167,14 @@ def part_file(name: str, first) -> str:
 def plan_parts(con, name: str, key: str, target_rows: int | None = None) -> list[Part]:
     """The files mart ``name`` is written as: one (``<name>.parquet``) up to ``target_rows``
     rows; above, parts of about that many rows by key range (:func:`_split`). Keys in DuckDB's
-    order, which the writes use."""
-    target = target_rows or part_rows()
+    order, which the writes use. Without ``target_rows``: :func:`part_rows`, or a
+    SPARSE_PART_DIVISOR-th of it for a mart of few rows per key (:func:`is_sparse`)."""
     mart = f"{sd.MARTS_SCHEMA}.{sd.quote_ident(name)}"
     counts = con.execute(f"select {sd.quote_ident(key)}, count(*) from {mart} group by 1 order by 1 asc nulls last").fetchall()
     total = sum(n for _, n in counts)
+    target = target_rows or part_rows()
+    if target_rows is None and is_sparse(total, sum(1 for value, _ in counts if value is not None)):
+        target = max(1, target // SPARSE_PART_DIVISOR)
     if total <= target or len(counts) < 2:
         return [Part(file=f"{name}.parquet", rows=total)]
     every = 2 ** max(0, round(math.log2(max(1.0, len(counts) * target / total))))
@@ -262,7 +277,8 @@ def part_fingerprints(con, catalog: dict, name: str, key: str, parts: list[Part]
     sums = row_digests(con, mart, ["run_id", "run_fingerprint"] if generation else columns,
                        group=f"coalesce({number}, {len(parts) - 1})", params=[p.first for p in parts[1:]])
     shape = [FILE_FORMAT_VERSION, duckdb.__version__, pyarrow.__version__, ROW_GROUP_ROWS, PAGE_ROWS,
-             SPARSE_PAGE_ROWS, SPARSE_ROWS_PER_KEY, COMPRESSION, SPARSE_COMPRESSION, DICTIONARY_PAGE_BYTES, name, key,
+             SPARSE_PAGE_ROWS, SPARSE_ROWS_PER_KEY, SPARSE_ROW_GROUP_ROWS, COMPRESSION, SPARSE_COMPRESSION,
+             DICTIONARY_PAGE_BYTES, name, key,
              sort_columns(catalog, name, key),
              [[c["name"], c["type"]] for c in catalog[name]["columns"]], generation]
     return [fingerprint_of([*shape, i, _plain(p.first), _plain(p.end), *sums.get(i, (0, "0"))])
@@ -337,17 +353,19 @@ class PartCache:
 
 @dataclass(frozen=True)
 class PageShape:
-    """How a keyed file's pages are written: rows per data page and the Parquet codec."""
+    """How a keyed file is written: rows per data page, the Parquet codec, rows per row group."""
 
     rows: int
     compression: str
+    row_group_rows: int
 
 
 def page_shape(con, name: str, key: str, part: Part | None = None) -> PageShape:
-    """The pages of mart ``name``'s keyed file (or ``part``): SPARSE_PAGE_ROWS rows and
-    SPARSE_COMPRESSION when its keys average at most SPARSE_ROWS_PER_KEY rows, else PAGE_ROWS
-    and COMPRESSION. From the rows themselves, so the same rows give the same file (the part
-    cache's fingerprint holds the constants)."""
+    """The pages of mart ``name``'s keyed file (or ``part``): SPARSE_PAGE_ROWS rows,
+    SPARSE_COMPRESSION and SPARSE_ROW_GROUP_ROWS when its keys average at most
+    SPARSE_ROWS_PER_KEY rows, else PAGE_ROWS, COMPRESSION and ROW_GROUP_ROWS. From the rows
+    themselves, so the same rows give the same file (the part cache's fingerprint holds the
+    constants)."""
     where, params = _part_filter(key, part) if part is not None else ("", [])
     cursor = con.cursor()  # of its own: a caller's unfinished result stays as it is
     try:
@@ -355,9 +373,14 @@ def page_shape(con, name: str, key: str, part: Part | None = None) -> PageShape:
                                     f"from {sd.MARTS_SCHEMA}.{sd.quote_ident(name)}{where}", params).fetchone()
     finally:
         cursor.close()
-    if keys and rows <= SPARSE_ROWS_PER_KEY * keys:
-        return PageShape(SPARSE_PAGE_ROWS, SPARSE_COMPRESSION)
-    return PageShape(PAGE_ROWS, COMPRESSION)
+    if is_sparse(rows, keys):
+        return PageShape(SPARSE_PAGE_ROWS, SPARSE_COMPRESSION, SPARSE_ROW_GROUP_ROWS)
+    return PageShape(PAGE_ROWS, COMPRESSION, ROW_GROUP_ROWS)
+
+
+def is_sparse(rows: int, keys: int) -> bool:
+    """Whether ``rows`` over ``keys`` distinct keys make a mart of few rows per key."""
+    return bool(keys) and rows <= SPARSE_ROWS_PER_KEY * keys
 
 
 def write_keyed_parquet(con, catalog: dict, name: str, key: str, out: Path, part: Part | None = None) -> Path:
@@ -376,6 +399,7 @@ def write_keyed_parquet(con, catalog: dict, name: str, key: str, out: Path, part
     text = [f.name for f in schema if pa.types.is_string(f.type) or pa.types.is_large_string(f.type)]
     out = Path(out)
     shape = page_shape(con, name, key, part)
+    group_rows = shape.row_group_rows
     with pq.ParquetWriter(out, schema, compression=shape.compression, write_statistics=[key], write_page_index=True,
                           max_rows_per_page=shape.rows, use_dictionary=text or False,
                           dictionary_pagesize_limit=DICTIONARY_PAGE_BYTES, store_schema=False,
@@ -385,13 +409,13 @@ def write_keyed_parquet(con, catalog: dict, name: str, key: str, out: Path, part
         for batch in reader:
             pending.append(batch)
             rows += batch.num_rows
-            while rows >= ROW_GROUP_ROWS:
+            while rows >= group_rows:
                 table = pa.Table.from_batches(pending, schema=schema)
-                writer.write_table(table.slice(0, ROW_GROUP_ROWS), row_group_size=ROW_GROUP_ROWS)
-                rest = table.slice(ROW_GROUP_ROWS)
+                writer.write_table(table.slice(0, group_rows), row_group_size=group_rows)
+                rest = table.slice(group_rows)
                 pending, rows = rest.to_batches(), rest.num_rows
         if rows:
-            writer.write_table(pa.Table.from_batches(pending, schema=schema), row_group_size=ROW_GROUP_ROWS)
+            writer.write_table(pa.Table.from_batches(pending, schema=schema), row_group_size=group_rows)
     cursor.close()
     return out
 

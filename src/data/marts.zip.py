@@ -31,7 +31,7 @@ con = sd.connect()
 catalog = sd.marts(con)
 
 
-def keyed_parquet(name: str, key: str, target_rows: int, cache: rp.PartCache, with_layout: bool):
+def keyed_parquet(name: str, key: str, target_rows: int | None, cache: rp.PartCache, with_layout: bool):
     """The keyed mart's Parquet file or parts, each from the part cache when its rows did not
     change since a build that wrote it; yields (member name, path) and returns the layouts
     (None unless ``with_layout``: only the marts the run page reads need them)."""

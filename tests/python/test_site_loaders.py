@@ -107,8 +107,8 @@ def test_marts_of_few_rows_per_key_get_smaller_pages(warehouse, tmp_path, monkey
     con = sd.connect()
     catalog = sd.marts(con)
     try:
-        assert rp.page_shape(con, "dim_hosts", "host_id") == rp.PageShape(rp.SPARSE_PAGE_ROWS, "snappy")
-        assert rp.page_shape(con, "fct_samples", "run_id") == rp.PageShape(rp.PAGE_ROWS, "zstd")
+        assert rp.page_shape(con, "dim_hosts", "host_id") == rp.PageShape(rp.SPARSE_PAGE_ROWS, "snappy", rp.SPARSE_ROW_GROUP_ROWS)
+        assert rp.page_shape(con, "fct_samples", "run_id") == rp.PageShape(rp.PAGE_ROWS, "zstd", rp.ROW_GROUP_ROWS)
         assert rp.SPARSE_PAGE_ROWS < rp.PAGE_ROWS
         one_run = rp.Part(file="x", first=ids[0], end=ids[1])
         assert rp.page_shape(con, "fct_samples", "run_id", one_run).rows == rp.PAGE_ROWS
@@ -129,6 +129,16 @@ def test_marts_of_few_rows_per_key_get_smaller_pages(warehouse, tmp_path, monkey
     one_row_pages = offset_index_bytes("sparse")
     monkeypatch.setattr(rp, "SPARSE_PAGE_ROWS", rp.PAGE_ROWS)
     assert one_row_pages > offset_index_bytes("dense")
+
+    # ... and in row groups of SPARSE_ROW_GROUP_ROWS: dim_runs (one row per run) in groups of two
+    # rows, the samples (40 rows per run) in row groups of ROW_GROUP_ROWS still
+    monkeypatch.setattr(rp, "SPARSE_ROW_GROUP_ROWS", 2)
+    monkeypatch.setattr(rp, "ROW_GROUP_ROWS", 64)
+    (tmp_path / "groups").mkdir()
+    runs = pq.ParquetFile(keyed_file(sd, catalog, "dim_runs", "run_id", tmp_path / "groups")).metadata
+    assert runs.num_row_groups == -(-len(ids) // 2) and {runs.row_group(i).num_rows for i in range(runs.num_row_groups - 1)} == {2}
+    samples = pq.ParquetFile(keyed_file(sd, catalog, "fct_samples", "run_id", tmp_path / "groups")).metadata
+    assert samples.row_group(0).num_rows == 64
 
 
 def test_run_marts_index_names_keys_columns_and_rows(warehouse):
@@ -439,10 +449,11 @@ def test_parts_are_written_from_the_cache_unless_their_rows_changed(tmp_path, mo
         index = json.loads(archive.read("run_marts.json"))
         mart = next(m for m in index["marts"] if m["name"] == "fct_samples")
         files = {n: archive.read(n) for n in archive.namelist() if n.startswith("fct_samples/")}
+        dim_parts.update({n: archive.read(n) for n in archive.namelist() if n.startswith("dim_runs/")})
         downloads.update({n: archive.read(n) for n in archive.namelist() if "/" not in n and n != "run_marts.json"})
         return mart, files, done.stderr.decode()
 
-    downloads = {}
+    downloads, dim_parts = {}, {}
 
     mart, files, log = build()
     assert mart["layout"] is None and len(mart["parts"]) >= 3
@@ -457,16 +468,19 @@ def test_parts_are_written_from_the_cache_unless_their_rows_changed(tmp_path, mo
         assert part["layout"]["size"] == len(files[part["file"]])
         rows += keys
     assert sorted(rows) == sorted(r for r in runs for _ in range(30)), "every row in exactly one part"
-    assert f"0 Parquet files from the part cache, {len(files) + 1} written" in log  # + dim_runs.parquet
+    # one row per run: dim_runs is cut at a SPARSE_PART_DIVISOR-th of the part size (500 // 16 rows)
+    assert len(dim_parts) >= 3 and max(pq.read_metadata(io.BytesIO(b)).num_rows for b in dim_parts.values()) <= 2 * (500 // 16)
+    assert sum(pq.read_metadata(io.BytesIO(b)).num_rows for b in dim_parts.values()) == len(runs)
+    assert f"0 Parquet files from the part cache, {len(files) + len(dim_parts)} written" in log
     whole = ["dim_runs.csv", "fct_pairs.csv", "fct_pairs.parquet", "fct_samples.csv"]
-    assert sorted(downloads) == sorted(whole + ["dim_runs.parquet"])
+    assert sorted(downloads) == sorted(whole)
     assert "marts: 0 downloads from the part cache, 4 written" in log
     cached = sorted(p.name for p in parts_dir.iterdir())
     first_downloads = dict(downloads)
 
     again, files_again, log = build()
     assert files_again == files and again == mart
-    assert f"{len(files) + 1} Parquet files from the part cache, 0 written" in log
+    assert f"{len(files) + len(dim_parts)} Parquet files from the part cache, 0 written" in log
     assert "marts: 4 downloads from the part cache, 0 written" in log
     assert downloads == first_downloads
     assert sorted(p.name for p in parts_dir.iterdir()) == cached
@@ -477,12 +491,12 @@ def test_parts_are_written_from_the_cache_unless_their_rows_changed(tmp_path, mo
     grown, files_grown, log = build()
     rewritten = [f for f in files_grown if files_grown[f] != files.get(f)]
     assert 1 <= len(rewritten) <= 2 and len(files_grown) - len(rewritten) >= len(files) - 1, rewritten
-    assert f"{len(files_grown) - len(rewritten) + 1} Parquet files from the part cache, {len(rewritten)} written" in log
+    assert f"{len(files_grown) - len(rewritten) + len(dim_parts)} Parquet files from the part cache, {len(rewritten)} written" in log
     # only the download of the mart that grew is written again
     assert "marts: 3 downloads from the part cache, 1 written" in log
     assert [n for n in whole if downloads[n] != first_downloads[n]] == ["fct_samples.csv"]
     assert downloads["fct_samples.csv"].count(b"\n") == 4500 + 30 + 1
-    assert len(list(parts_dir.iterdir())) == len(files_grown) + 1 + len(whole), "the cache keeps what the last build used"
+    assert len(list(parts_dir.iterdir())) == len(files_grown) + len(dim_parts) + len(whole), "the cache keeps what the last build used"
 
     paths = json.loads(subprocess.run([sys.executable, str(DATA / "_paths.py")], env=env, capture_output=True, check=True).stdout)
     parquet = sorted(p for p in paths if p.startswith("/data/marts/fct_samples") and p.endswith(".parquet"))
@@ -490,7 +504,7 @@ def test_parts_are_written_from_the_cache_unless_their_rows_changed(tmp_path, mo
     catalog = json.loads(subprocess.run([sys.executable, str(DATA / "catalog.json.py")], env=env, capture_output=True, check=True).stdout)
     table = next(t for t in catalog["tables"] if t["name"] == "fct_samples")
     assert table["parquet_parts"] == [{"file": p["file"], "first": p["first"], "rows": p["rows"]} for p in grown["parts"]]
-    assert next(t for t in catalog["tables"] if t["name"] == "dim_runs")["parquet_parts"] is None
+    assert {p["file"] for p in next(t for t in catalog["tables"] if t["name"] == "dim_runs")["parquet_parts"]} == set(dim_parts)
 
 
 def test_compare_reads_the_comparison_marts_per_device(tmp_path):
