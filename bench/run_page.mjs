@@ -5,7 +5,7 @@
 // per run (median of `--loads N` fresh loads, default 3, cache off).
 import {statSync} from "node:fs";
 import {join} from "node:path";
-import {DIST, launchBrowser, martRows, openPage, startServer} from "../tests/browser/harness.mjs";
+import {DIST, firstChartDrawnAt, launchBrowser, martRows, openPage, startServer} from "../tests/browser/harness.mjs";
 
 const args = process.argv.slice(2);
 const loadsAt = args.indexOf("--loads");
@@ -39,17 +39,16 @@ try {
       await cdp.send("Network.setCacheDisabled", {cacheDisabled: true});
       await page.waitForSelector(".vega-chart[data-rendered]", {timeout: 60000}).catch(() => problems.push("no chart drawn"));
       await page.waitForLoadState("networkidle");
+      const firstChartMs = await firstChartDrawnAt(page);
       const timing = await page.evaluate(() => ({
         resultsMs: window.__resultsAt ?? null,
-        // a drawn chart (an empty chart's note also carries data-rendered-at, from when it was placed)
-        firstChartMs: Math.min(...[...document.querySelectorAll(".vega-chart[data-rendered][data-rendered-at]")].map((c) => Number(c.dataset.renderedAt))),
         // the Parquet files' ranges, parts included (not the index, data/marts/run_marts.json, a hashed _file/ copy)
         fetched: performance.getEntriesByType("resource").filter((e) => /\/data\/marts\/.+\.parquet$/.test(e.name) && !/\/_file\//.test(e.name))
           .map((e) => ({file: decodeURIComponent(e.name.replace(/^.*\/data\/marts\//, "")), bytes: e.encodedBodySize})),
         index: performance.getEntriesByType("resource").filter((e) => /run_marts[^/]*\.json$/.test(e.name))
           .map((e) => ({bytes: e.encodedBodySize, ms: Math.round(e.responseEnd - e.startTime)}))
       }));
-      loads.push({...timing, problems});
+      loads.push({...timing, firstChartMs, problems});
       await close();
     }
     const files = {};

@@ -7,7 +7,7 @@
 //   DISTS=<dist A>,<dist B> [PAGES=/,/fio,/compare,/tpcc] [ROUNDS=5] node bench/site_ab.mjs
 //
 // Prints JSON: per page the medians, the ratio and every load.
-import {launchBrowser, startServer} from "../tests/browser/harness.mjs";
+import {firstChartDrawnAt, launchBrowser, startServer} from "../tests/browser/harness.mjs";
 
 const dists = (process.env.DISTS ?? "").split(",").filter(Boolean);
 if (dists.length !== 2) throw new Error("DISTS=<dist A>,<dist B>: two built sites");
@@ -31,9 +31,7 @@ try {
     await cdp.send("Network.setCacheDisabled", {cacheDisabled: true});
     await page.goto(new URL(path, servers[j].url).href, {waitUntil: "load"});
     await page.waitForSelector(".vega-chart[data-rendered]", {timeout: 60000});
-    loads.get(path)[j].push(await page.evaluate(() =>
-      // drawn charts only: an empty chart's note carries data-rendered-at too, from when it was placed
-      Math.round(Math.min(...[...document.querySelectorAll(".vega-chart[data-rendered][data-rendered-at]")].map((c) => Number(c.dataset.renderedAt))))));
+    loads.get(path)[j].push(Math.round(await firstChartDrawnAt(page)));
     await context.close();
   }
 } finally {

@@ -15,7 +15,7 @@
 // when a budget is exceeded.
 import {mkdirSync, readFileSync, readdirSync, statSync, writeFileSync} from "node:fs";
 import {dirname, join} from "node:path";
-import {DIST, ROOT, launchBrowser, openPage, startServer} from "../tests/browser/harness.mjs";
+import {DIST, ROOT, firstChartDrawnAt, launchBrowser, openPage, startServer} from "../tests/browser/harness.mjs";
 
 const args = process.argv.slice(2);
 const RUNS = args.includes("--runs") ? Number(args[args.indexOf("--runs") + 1]) : 3;
@@ -140,11 +140,7 @@ async function measurePage(browser, baseUrl, spec) {
       .catch(() => errors.push(`no chart drawn within ${CHART_WAIT_MS / 1000} s`));
   }
   await page.waitForLoadState("networkidle");
-  const firstChartMs = await page.evaluate(() => {
-    const stamps = [...document.querySelectorAll(".vega-chart[data-rendered-at]")]
-      .filter((c) => c.dataset.rendered).map((c) => Number(c.dataset.renderedAt));
-    return stamps.length ? Math.min(...stamps) : null;
-  });
+  const firstChartMs = await firstChartDrawnAt(page);
   const readyMs = await page.evaluate(() => performance.now());
   const loadBytes = bytes;
   let interaction = null;

@@ -182,6 +182,18 @@ async function capture(page, name) {
 }
 
 /**
+ * When the page's first chart was drawn (performance.now() in the page), or null when none was:
+ * the benchmarks' "first chart". Drawn charts only: a chart slot's "no data" note also carries
+ * data-rendered-at, from when it was placed.
+ */
+export function firstChartDrawnAt(page) {
+  return page.evaluate(() => {
+    const stamps = [...document.querySelectorAll(".vega-chart[data-rendered][data-rendered-at]")].map((c) => Number(c.dataset.renderedAt));
+    return stamps.length ? Math.min(...stamps) : null;
+  });
+}
+
+/**
  * Charts draw when they come near the viewport: scroll through the whole page, then wait until
  * every chart slot holds a drawn chart or an explanation (none left pending or blank).
  * The time allowed is generous because CI machines are slower than ours and a page's cells may
