@@ -1,19 +1,23 @@
-"""What /compare reads of the comparison marts, one file per device (data/pages/<name>/<device>.json).
+"""What /compare reads of the comparison marts, one device at a time (data/pages/<name>.jsonl).
 
 The page shows, for the devices it compares, the condition quotients of each device and the sweep
 summaries whose side A is one of them. Whole, those were 25 MB of JSON at 10,000 runs (the sweep
 summaries 22 MB), fetched and parsed before the page's first chart; per device they are what the
-page shows. Written by pages.zip.py; their paths listed by _paths.py (Framework cannot learn a
-loader's members), from the same functions here so the two always agree.
+page shows. Written by pages.zip.py, from the same functions here.
 
-``<name>.json`` is the index: ``{"name", "exists", "devices": {device id: file under data/pages/}}``
-(``exists`` false while the mart is not built); ``<name>/<slug>.json`` the column-oriented rows of
-one device (``_sitedata.query_payload``), its columns those the page reads.
+``<name>.json`` is the index: ``{"name", "exists", "pack", "pack_bytes", "devices": {device id:
+[start, end]}}`` (``exists`` false while the mart is not built); ``<name>.jsonl`` the pack: one
+line per device with rows, the column-oriented rows of that device (``_sitedata.query_payload``,
+its columns those the page reads), in device order. The page fetches a device's line by an HTTP
+range (``bytes=start-(end-1)``: src/components/device-pages.js). One file per device was 1,601
+files at 10,000 runs, each a file Framework copies at every build (~1.2 ms each, ~2 s of a
+site build) and a site ships; the pack is one.
 
-A device's file is kept in a cache beside the warehouse (``<warehouse>.site-pages/``) under a
+A device's line is kept in a cache beside the warehouse (``<warehouse>.site-pages/``) under a
 fingerprint of its rows and of the code that writes it (:func:`device_fingerprints`); a build
-writes only the files of devices whose rows changed (one more run: its device's) and takes the
-rest from the cache. At 10,000 runs the 1,065 files were 3.7 s of the pages loader's ~10 s.
+writes only the lines of devices whose rows changed (one more run: its device's), takes the rest
+from the cache, and joins them into the pack (itself cached under the list of fingerprints). At
+10,000 runs the device files were 3.7 s of the pages loader's ~10 s before they were cached.
 """
 
 from __future__ import annotations
@@ -120,18 +124,14 @@ def device_ids(con, catalog: dict, name: str) -> list[str]:
                                       f"{rows.where} order by 1").fetchall()]
 
 
-def device_file(name: str, device_id: str) -> str:
-    """Where one device's rows are, under data/pages/ (the id when it is file-safe, else a hash)."""
-    return f"{name}/{sd.run_slug(str(device_id))}.json"
-
-
 def index_payload(con, catalog: dict, name: str) -> dict:
+    """The index of split ``name`` without its devices' byte ranges (:func:`members` adds them)."""
     split = SPLITS[name]
     if con is None or not _usable(catalog, split):
         return {"name": name, "exists": False, "devices": {}}
     return {"name": name, "exists": True, "mart": split.mart, "device_column": split.device_column,
             "device_pairs_left_out": _rows(con, catalog, name).device_pairs_left_out,
-            "devices": {d: device_file(name, d) for d in device_ids(con, catalog, name)}}
+            "pack": f"{name}.jsonl", "pack_bytes": 0, "devices": {}}
 
 
 def _columns(catalog: dict, split: Split) -> list[str]:
@@ -187,71 +187,65 @@ def device_fingerprints(con, catalog: dict, name: str, devices: list[str] | None
 
 
 def file_cache() -> rp.PartCache:
-    """The device files of the last build, beside the warehouse (its own folder: the marts
-    loader, running at the same time, keeps only its own files in the part cache)."""
+    """The devices' lines and the packs of the last build, beside the warehouse (its own folder:
+    the marts loader, running at the same time, keeps only its own files in the part cache)."""
     folder = os.environ.get("IOPSCOPE_SITE_PAGES_DIR") or sd.warehouse_path().with_name(
         sd.warehouse_path().name + ".site-pages")
     return rp.PartCache(Path(folder))
 
 
-def file_device_ids(con, catalog: dict, name: str) -> list[str]:
-    """The devices that get a file of split ``name``: those with rows, and for a split read from
-    a view every device of dim_devices too (sorted as DuckDB sorts), so that the config's path
-    list (_paths.py) does not compute the view (before any loader starts).
-    The files of devices without rows are empty and never fetched (the index lists only the
-    devices with rows; every device with rows is in dim_devices: the mart's relationships test)."""
-    split = SPLITS[name]
-    if con is None or not _usable(catalog, split):
-        return []
-    if sd.is_view(con, split.mart) and "dim_devices" in catalog:
-        return [d for (d,) in con.execute(f"select distinct device_id from {sd.MARTS_SCHEMA}.dim_devices "
-                                          "where device_id is not null order by 1").fetchall()]
-    return device_ids(con, catalog, name)
+def pack_spans(sizes: list[int]) -> tuple[list[list[int]], int]:
+    """The [start, end) byte range of each line of a pack whose lines (without their newline)
+    are ``sizes`` bytes long, and the pack's length: each line ends with one newline.
+
+    >>> pack_spans([3, 0, 5])
+    ([[0, 3], [4, 4], [5, 10]], 11)
+    """
+    spans, at = [], 0
+    for size in sizes:
+        spans.append([at, at + size])
+        at += size + 1
+    return spans, at
 
 
-def _empty_payload(con, catalog: dict, name: str) -> dict:
-    rows = _rows(con, catalog, name)
-    columns = ", ".join(sd.quote_ident(c) for c in _columns(catalog, SPLITS[name]))
-    cur = con.execute(f"select {columns} from {rows.relation} limit 0")
-    return sd.rows_payload(name, [d[0] for d in cur.description], [str(d[1]) for d in cur.description], [])
+def _join_lines(files: list[Path], out: Path) -> None:
+    with open(out, "wb") as pack:
+        for file in files:
+            data = file.read_bytes()
+            if b"\n" in data:  # compact JSON escapes newlines in strings: a raw one is a bug
+                raise ValueError(f"{file}: a device payload holds a newline, it cannot be a line of the pack")
+            pack.write(data + b"\n")
 
 
 def members(con, catalog: dict, cache: rp.PartCache):
-    """(member name under data/pages/, bytes or cached file): each split's index, then one file
-    per device (:func:`file_device_ids`), written only for the devices whose fingerprint
-    ``cache`` does not hold."""
+    """(member name under data/pages/, bytes or cached file): each split's index and its pack, the
+    devices' lines written only for the devices whose fingerprint ``cache`` does not hold."""
     for name in SPLITS:
         index = index_payload(con, catalog, name)
-        yield f"{name}.json", sd.json_bytes(index)
         if not index["exists"]:
+            # an empty pack all the same: the page names it (a FileAttachment of a missing file fails)
+            yield f"{name}.json", sd.json_bytes(index)
+            yield f"{name}.jsonl", b""
             continue
-        with_rows = index["devices"]
-        devices = file_device_ids(con, catalog, name)
-        extra = [d for d in with_rows if d not in set(devices)]  # none while the relationships test passes
-        if extra:  # in DuckDB's order, the payloads' order
-            devices = [d for (d,) in con.execute("select unnest(?) as d order by d", [devices + extra]).fetchall()]
+        devices = device_ids(con, catalog, name)
         fingerprints = device_fingerprints(con, catalog, name, devices)
-        missing = [d for d in with_rows if not cache.path(fingerprints[d], ".json").is_file()]
-        # the missing devices' payloads, one at a time in device order (the index's order too):
-        # all of them at once would hold every row of the mart in memory on a first build
+        missing = [d for d in devices if not cache.path(fingerprints[d], ".json").is_file()]
+        # the missing devices' payloads, one at a time in device order: all of them at once
+        # would hold every row of the mart in memory on a first build
         payloads = device_payloads(con, catalog, name, only=missing) if missing else iter(())
 
-        def write(out, device_id, payloads=payloads, name=name, with_rows=with_rows):
-            if device_id not in with_rows:
-                out.write_bytes(sd.json_bytes(_empty_payload(con, catalog, name)))
-                return
-            # skips the payload of a device whose file appeared meanwhile (another build's)
+        def write(out, device_id, payloads=payloads):
+            # skips the payload of a device whose line appeared meanwhile (another build's)
             payload_device, payload = next(payloads)
             while payload_device != device_id:
                 payload_device, payload = next(payloads)
             out.write_bytes(sd.json_bytes(payload))
 
-        for device_id in devices:
-            path = cache.get_or_write(fingerprints[device_id], lambda out, d=device_id: write(out, d),
-                                      suffix=".json", kind="device page")
-            yield device_file(name, device_id), path
-
-
-def paths(con, catalog: dict) -> list[str]:
-    """The per-device files as site paths, for _paths.py (dynamicPaths)."""
-    return [f"/data/pages/{device_file(name, d)}" for name in SPLITS for d in file_device_ids(con, catalog, name)]
+        lines = [cache.get_or_write(fingerprints[d], lambda out, d=d: write(out, d), suffix=".json", kind="device page")
+                 for d in devices]
+        spans, size = pack_spans([line.stat().st_size for line in lines])
+        pack = cache.get_or_write(rp.fingerprint_of(["pack", name, [fingerprints[d] for d in devices]]),
+                                  lambda out, lines=lines: _join_lines(lines, out), suffix=".jsonl", kind="device pack")
+        index.update(pack_bytes=size, devices=dict(zip(devices, spans)))
+        yield f"{name}.json", sd.json_bytes(index)
+        yield index["pack"], pack

@@ -14,7 +14,6 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import _device_pages as device_pages  # noqa: E402
 import _run_parquet as rp  # noqa: E402
 import _sitedata as sd  # noqa: E402
 
@@ -26,6 +25,5 @@ if con is not None:
         for fmt in sd.download_formats(con, name):
             files = [p.file for p in rp.parquet_files(con, catalog, name)] if fmt == "parquet" else [f"{name}.{fmt}"]
             paths += [f"/data/marts/{file}" for file in files]
-    paths += device_pages.paths(con, catalog)  # /compare's per-device files (data/pages.zip)
     con.close()
 json.dump(paths, sys.stdout)

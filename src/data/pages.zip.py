@@ -13,9 +13,10 @@
 #   compare_runs.json  dim_runs, only the columns /compare reads
 #   device_colors.json a palette slot per device (one colour per device on every page)
 #   condition_quotients.json  fct_condition_quotients without the load-level kinds (/compare),
-#                      an index of devices; each device's rows in condition_quotients/<device>.json
+#                      an index of devices: each device's rows are one line of
+#                      condition_quotients.jsonl, which the page reads by range
 #   sweep_summaries.json      fct_sweep_quotient_summaries, the columns /compare shows, the same
-#                      way: sweep_summaries/<device A>.json (src/data/_device_pages.py)
+#                      way: sweep_summaries.jsonl, a line per device A (src/data/_device_pages.py)
 #   tpcc_quotients.json the TPC-C pairs of fct_device_quotients (the two result ids, metric,
 #                      quotient): /tpcc's quotient matrix reads the mart's quotients instead of
 #                      dividing results itself
@@ -177,7 +178,7 @@ def members(con, cache):
     yield "fio_results.json", sd.json_bytes(columns_payload(con, catalog, "fct_fio_results", FIO_COLUMNS, "fio_results"))
     yield "compare_runs.json", sd.json_bytes(columns_payload(con, catalog, "dim_runs", COMPARE_RUN_COLUMNS, "compare_runs"))
     yield "device_colors.json", sd.json_bytes(sd.device_colors_payload(con, catalog))
-    # /compare's "what the studies compared", an index and a file per device (_device_pages.py)
+    # /compare's "what the studies compared": an index and a pack of a line per device (_device_pages.py)
     yield from device_pages.members(con, catalog, cache)
     yield "tpcc_quotients.json", sd.json_bytes(quotients_payload(con, catalog))
     yield "runs_list.json", sd.json_bytes(lists.runs_list_payload(con, catalog))
@@ -194,8 +195,8 @@ try:
     device_files = device_pages.file_cache()
     sd.write_zip_stream_cached(members(connection, device_files), __file__)  # as every archive loader
     device_files.keep_only_used()
-    print("pages: {} device files from the cache, {} written ({})".format(*device_files.count("device page"), device_files.folder),
-          file=sys.stderr)
+    print("pages: {} device lines from the cache, {} written; {} packs from the cache, {} written ({})".format(
+        *device_files.count("device page"), *device_files.count("device pack"), device_files.folder), file=sys.stderr)
 finally:
     if connection is not None:
         connection.close()

@@ -18,12 +18,13 @@ const PHONE = {width: 390, height: 844};
 const DESKTOP = {width: 1400, height: 900};
 
 /** A data file the build wrote under _file/data/<dir>/ (its name carries a content hash). */
-function builtData(dir, name) {
+function builtFile(dir, name, extension = "json") {
   const folder = join(DIST, "_file", "data", ...dir.split("/"));
-  const file = readdirSync(folder).find((n) => new RegExp(`^${name}\\.[0-9a-f]+\\.json$`).test(n));
-  assert.ok(file, `${dir}/${name}.json is not in the build`);
-  return JSON.parse(readFileSync(join(folder, file), "utf-8"));
+  const file = readdirSync(folder).find((n) => new RegExp(`^${name}\\.[0-9a-f]+\\.${extension}$`).test(n));
+  assert.ok(file, `${dir}/${name}.${extension} is not in the build`);
+  return join(folder, file);
 }
+const builtData = (dir, name) => JSON.parse(readFileSync(builtFile(dir, name), "utf-8"));
 const catalog = () => builtData("", "catalog");
 const runPage = (runId) => `/runs/run?${new URLSearchParams([["id", runId]])}`;
 /** Two consecutive steps of the bundled fio sweep (same host, device, profile; 1 and 2 outstanding IOs). */
@@ -203,10 +204,14 @@ describe("compare page", () => {
   });
   test("devices: the studies' comparisons are the marts' quotients, one orientation, studies by title", async () => {
     const device = "samsung_pm1725";
-    // the page's per-device file of the condition quotients (src/data/_device_pages.py), served under data/pages/
+    // the device's line of the condition quotients' pack (src/data/_device_pages.py), as the index places it
     const index = builtData("pages", "condition_quotients");
     assert.ok(index.exists && index.devices[device], `${device} has condition quotients`);
-    const mart = rowsOf(JSON.parse(readFileSync(join(DIST, "data", "pages", index.devices[device]), "utf-8"))).filter((r) => r.device_id === device &&
+    const pack = readFileSync(builtFile("pages", "condition_quotients", "jsonl"));
+    assert.equal(pack.length, index.pack_bytes);
+    const [start, end] = index.devices[device];
+    assert.equal(pack[end], 0x0a, "a line ends where the index says");
+    const mart = rowsOf(JSON.parse(pack.subarray(start, end).toString("utf-8"))).filter((r) => r.device_id === device &&
       r.varied_condition === "page_size" && r.metric === "new_order_tpm" && r.condition_a === "page_size_kib=4" && r.condition_b === "page_size_kib=16");
     assert.ok(mart.length > 1, "the bundled data holds PM1725 page-size pairs");
     const geomean = Math.exp(mart.reduce((s, r) => s + Math.log(r.quotient), 0) / mart.length);
@@ -221,6 +226,11 @@ describe("compare page", () => {
       assert.ok(!rows.some((cells) => /PM1725/.test(cells[0]) && cells[1] === "page size: 16 KiB vs 4 KiB"));
       // a study by its title, never its id
       for (const cells of rows) assert.ok(!/_/.test(cells[6]) || /^host /.test(cells[6]), `place ${cells[6]}`);
+      // the shown devices' lines of the pack, by range, and nothing else of it
+      const read = await page.evaluate(() => performance.getEntriesByType("resource")
+        .filter((e) => /\/condition_quotients\.[0-9a-f]+\.jsonl$/.test(e.name)).map((e) => e.encodedBodySize));
+      const lines = [device, "samsung_850pro"].map((d) => index.devices[d]).filter(Boolean).map(([a, b]) => b - a);
+      assert.deepEqual([...read].sort((a, b) => a - b), [...lines].sort((a, b) => a - b));
     });
   });
 });

@@ -508,9 +508,11 @@ def test_parts_are_written_from_the_cache_unless_their_rows_changed(tmp_path, mo
 
 
 def test_compare_reads_the_comparison_marts_per_device(tmp_path):
-    """_device_pages: pages.zip writes an index and one file per device holding exactly that
-    device's rows (condition quotients without load levels; sweep summaries by device A); a
-    device id that is not file-safe gets a hashed file name; _paths.py lists the same files."""
+    """_device_pages: pages.zip writes an index and a pack per split, one line per device holding
+    exactly that device's rows (condition quotients without load levels; sweep summaries by
+    device A) where the index says; a device id that is not file-safe is fine (a key, not a
+    file); _paths.py lists no file per device. The next build takes every line and the pack from
+    the cache; one device's changed rows rewrite its line and the pack, nothing else."""
     path = tmp_path / "wh.duckdb"
     con = duckdb.connect(str(path))
     con.execute("create schema marts")
@@ -525,46 +527,49 @@ def test_compare_reads_the_comparison_marts_per_device(tmp_path):
     env = {**os.environ, "IOPSCOPE_WAREHOUSE": str(path), "PYTHONPATH": str(ROOT / "ingest"),
            "IOPSCOPE_SITE_PAGES_DIR": str(tmp_path / "pages-cache")}
     done = subprocess.run([sys.executable, str(DATA / "pages.zip.py")], env=env, capture_output=True, check=True, cwd=ROOT)
-    assert "pages: 0 device files from the cache, 5 written" in done.stderr.decode()
+    assert "pages: 0 device lines from the cache, 5 written; 0 packs from the cache, 2 written" in done.stderr.decode()
     archive = zipfile.ZipFile(io.BytesIO(done.stdout))
-    def rows(member):
-        payload = json.loads(archive.read(member))
+
+    def rows(archive, name, device):
+        index = json.loads(archive.read(f"{name}.json"))
+        pack = archive.read(index["pack"])
+        assert len(pack) == index["pack_bytes"]
+        start, end = index["devices"][device]
+        assert pack[end:end + 1] == b"\n" and (start == 0 or pack[start - 1:start] == b"\n"), "a whole line"
+        payload = json.loads(pack[start:end])
         columns = {}
-        for name, values in payload["data"].items():
-            columns[name] = values if isinstance(values, list) else [None if c < 0 else values["dict"][c] for c in values["codes"]]
+        for column, values in payload["data"].items():
+            columns[column] = values if isinstance(values, list) else [None if c < 0 else values["dict"][c] for c in values["codes"]]
         return [dict(zip(columns, row)) for row in zip(*columns.values())]
 
     conditions = json.loads(archive.read("condition_quotients.json"))
-    assert conditions["exists"] and set(conditions["devices"]) == {"ssd", "hdd", "odd id/with space"}
-    odd = conditions["devices"]["odd id/with space"]
-    assert odd.startswith("condition_quotients/run-") and " " not in odd and odd.count("/") == 1, "a hashed, file-safe name"
-    assert [(r["device_id"], r["quotient"]) for r in rows(conditions["devices"]["ssd"])] == [("ssd", 1.5)], "no load levels"
-    assert [r["quotient"] for r in rows(odd)] == [2.0]
-    sweeps = json.loads(archive.read("sweep_summaries.json"))
-    assert sorted((r["device_b_id"], r["comparison_family"]) for r in rows(sweeps["devices"]["ssd"])) == [
+    assert conditions["exists"] and conditions["pack"] == "condition_quotients.jsonl"
+    assert list(conditions["devices"]) == ["hdd", "odd id/with space", "ssd"], "devices with rows, in order"
+    assert [(r["device_id"], r["quotient"]) for r in rows(archive, "condition_quotients", "ssd")] == [("ssd", 1.5)], "no load levels"
+    assert [r["quotient"] for r in rows(archive, "condition_quotients", "odd id/with space")] == [2.0]
+    assert sorted((r["device_b_id"], r["comparison_family"]) for r in rows(archive, "sweep_summaries", "ssd")) == [
         ("hdd", "device"), ("ssd", "condition")]
-    assert [r["device_a_id"] for r in rows(sweeps["devices"]["hdd"])] == ["hdd"]
-    members = {n for n in archive.namelist() if "/" in n}
-    assert members == set(conditions["devices"].values()) | set(sweeps["devices"].values())
+    assert [r["device_a_id"] for r in rows(archive, "sweep_summaries", "hdd")] == ["hdd"]
+    assert not [n for n in archive.namelist() if "/" in n], "no file per device"
+    assert len(archive.read("condition_quotients.jsonl").splitlines()) == 3
     paths = json.loads(subprocess.run([sys.executable, str(DATA / "_paths.py")], env=env, capture_output=True, check=True).stdout)
-    assert {p for p in paths if p.startswith("/data/pages/")} == {f"/data/pages/{m}" for m in members}
+    assert not [p for p in paths if p.startswith("/data/pages/")]
 
-    # the next build takes every device's file from the cache; after one device's rows change,
-    # it writes that device's file alone, and the cache keeps only what the build used
-    first = {m: archive.read(m) for m in members}
+    first = {n: archive.read(n) for n in archive.namelist()}
     again = subprocess.run([sys.executable, str(DATA / "pages.zip.py")], env=env, capture_output=True, check=True, cwd=ROOT)
-    assert "pages: 5 device files from the cache, 0 written" in again.stderr.decode()
-    assert {m: zipfile.ZipFile(io.BytesIO(again.stdout)).read(m) for m in members} == first
+    assert "pages: 5 device lines from the cache, 0 written; 2 packs from the cache, 0 written" in again.stderr.decode()
+    assert {n: zipfile.ZipFile(io.BytesIO(again.stdout)).read(n) for n in first} == first
     con = duckdb.connect(str(path))
     con.execute("update marts.fct_condition_quotients set quotient = 3.0 where device_id = 'hdd'")
     con.close()
     changed = subprocess.run([sys.executable, str(DATA / "pages.zip.py")], env=env, capture_output=True, check=True, cwd=ROOT)
-    assert "pages: 4 device files from the cache, 1 written" in changed.stderr.decode()
+    assert "pages: 4 device lines from the cache, 1 written; 1 packs from the cache, 1 written" in changed.stderr.decode()
     archive = zipfile.ZipFile(io.BytesIO(changed.stdout))
-    hdd = conditions["devices"]["hdd"]
-    assert [m for m in members if archive.read(m) != first[m]] == [hdd]
-    assert [r["quotient"] for r in rows(hdd)] == [3.0]
-    assert len(list((tmp_path / "pages-cache").iterdir())) == 5
+    assert sorted(n for n in first if archive.read(n) != first[n]) == ["condition_quotients.jsonl"], \
+        "the line is as long as before (3.0 for 0.5): the index is the same"
+    assert [r["quotient"] for r in rows(archive, "condition_quotients", "hdd")] == [3.0]
+    assert [r["quotient"] for r in rows(archive, "condition_quotients", "ssd")] == [1.5]
+    assert len(list((tmp_path / "pages-cache").iterdir())) == 7, "5 lines and 2 packs: what this build used"
 
 
 def test_sweep_summaries_view_leaves_device_pairs_to_the_warehouse_past_the_limit(tmp_path, monkeypatch):
@@ -597,6 +602,7 @@ def test_sweep_summaries_view_leaves_device_pairs_to_the_warehouse_past_the_limi
         try:
             catalog = sd.marts(con)
             index = pages.index_payload(con, catalog, "sweep_summaries")
+            index["devices"] = pages.device_ids(con, catalog, "sweep_summaries")
             files = {d: p for d, p in pages.device_payloads(con, catalog, "sweep_summaries")}
             return index, files, sd.counted_rows(con, "fct_sweep_quotient_summaries")
         finally:
@@ -609,18 +615,15 @@ def test_sweep_summaries_view_leaves_device_pairs_to_the_warehouse_past_the_limi
     index, files, rows = sweeps()
     assert index["device_pairs_left_out"] is False and set(index["devices"]) == {"ssd", "hdd"}
     assert families(files["ssd"]) == ["condition", "device"] and rows == 3
-    # the config's path list names a file for every device (it does not compute the view); the
-    # pages loader writes them all, empty for a device without rows (nvme), which the index leaves out
+    # the pages loader writes a line for each device with rows (not nvme), where the index says
     con = sd.connect()
     catalog = sd.marts(con)
-    assert {p for p in pages.paths(con, catalog) if "/sweep_summaries/" in p} == {
-        f"/data/pages/sweep_summaries/{d}.json" for d in ("hdd", "nvme", "ssd")}
     written = dict(pages.members(con, catalog, pages.file_cache()))
     con.close()
-    nvme = json.loads(written["sweep_summaries/nvme.json"].read_bytes())
-    assert nvme["rows"] == 0 and "comparison_family" in nvme["data"]
-    hdd = json.loads(written["sweep_summaries/hdd.json"].read_bytes())
-    assert families(hdd) == ["device"]
+    written_index = json.loads(written["sweep_summaries.json"])
+    assert list(written_index["devices"]) == ["hdd", "ssd"]
+    start, end = written_index["devices"]["hdd"]
+    assert families(json.loads(written["sweep_summaries.jsonl"].read_bytes()[start:end])) == ["device"]
     monkeypatch.setattr(sd, "SITE_DB_MAX_ROWS", 5)  # 6 pairs: past the limit
     index, files, rows = sweeps()
     assert index["device_pairs_left_out"] is True and set(index["devices"]) == {"ssd"}, "hdd had device pairs only"
