@@ -272,10 +272,16 @@ def part_fingerprints(con, catalog: dict, name: str, key: str, parts: list[Part]
     columns = [c["name"] for c in catalog[name]["columns"]]
     mart = f"{sd.MARTS_SCHEMA}.{sd.quote_ident(name)}"
     generation = fingerprints_by_run(catalog, name, key)
-    # part number of a row: how many later parts' first keys are <= its key (parts are few)
-    number = " + ".join(f"({sd.quote_ident(key)} >= ?)::int" for p in parts[1:]) or "0"
-    sums = row_digests(con, mart, ["run_id", "run_fingerprint"] if generation else columns,
-                       group=f"coalesce({number}, {len(parts) - 1})", params=[p.first for p in parts[1:]])
+    hashed = ", ".join(sd.quote_ident(c) for c in (["run_id", "run_fingerprint"] if generation else columns))
+    # each key's rows digested first, then each key placed in its part: how many later parts'
+    # first keys are <= it. Placing every row instead (a comparison per part boundary and row)
+    # took 1.0 s for the 10 million CPU samples of 10,000 runs, where the digest alone takes 0.03 s.
+    q = sd.quote_ident(key)
+    number = " + ".join(f"({q} >= ?)::int" for p in parts[1:]) or "0"
+    per_key = f"(select {q}, count(*) as n, sum(hash({hashed})) as total from {mart} group by 1)"
+    sums = {i: (n, total) for i, n, total in con.execute(
+        f"select coalesce({number}, {len(parts) - 1}), sum(n)::bigint, sum(total)::varchar from {per_key} group by 1",
+        [p.first for p in parts[1:]]).fetchall()}
     shape = [FILE_FORMAT_VERSION, duckdb.__version__, pyarrow.__version__, ROW_GROUP_ROWS, PAGE_ROWS,
              SPARSE_PAGE_ROWS, SPARSE_ROWS_PER_KEY, SPARSE_ROW_GROUP_ROWS, COMPRESSION, SPARSE_COMPRESSION,
              DICTIONARY_PAGE_BYTES, name, key,

@@ -196,7 +196,8 @@ def test_a_full_build_leaves_the_unit_tests_to_make_test(tmp_path, monkeypatch):
     runs models only."""
     calls = []
 
-    def fake_dbt(paths, args):
+    def fake_dbt(paths, args, prepare):
+        prepare()
         calls.append(args)
         paths.warehouse.write_bytes(b"built")
 
@@ -217,7 +218,8 @@ def test_the_build_stamp_carries_the_generation_of_the_committed_file(tmp_path, 
     else gets a new one at the next update, and no generation until then."""
     from iopscope import build_stamp
 
-    def fake_dbt(paths, args):
+    def fake_dbt(paths, args, prepare):
+        prepare()
         paths.warehouse.write_bytes(b"built by " + " ".join(args).encode())
 
     monkeypatch.setattr(pipeline, "_run_dbt", fake_dbt)
@@ -251,3 +253,32 @@ def test_the_build_stamp_carries_the_generation_of_the_committed_file(tmp_path, 
     wal.unlink()
     build_stamp.path(paths.warehouse).write_text(json.dumps({"build_key": "k", "lake_key": "l"}))  # before generations
     assert build_stamp.committed_generation(paths.warehouse) is None
+
+
+def test_dbt_starts_before_its_warehouse_file_is_ready_and_waits_for_it(tmp_path, monkeypatch):
+    """pipeline._run_dbt starts dbt (whose import is most of its start) while ``prepare`` readies
+    the work file (an update's copy of the warehouse), and lets it run only once ``prepare``
+    returned; when ``prepare`` fails, dbt exits without doing anything and the error is the
+    caller's."""
+    monkeypatch.setenv("DBT_TARGET_PATH", str(tmp_path / "target"))
+    monkeypatch.setenv("DBT_LOG_PATH", str(tmp_path / "logs"))
+    paths = dataclasses.replace(Paths.default(), warehouse=tmp_path / "wh" / "w.duckdb")
+    seen = []
+
+    def prepare():
+        seen.append(sorted(p.name for p in tmp_path.iterdir()))   # dbt has written nothing yet
+        (tmp_path / "ready").touch()
+
+    pipeline._run_dbt(paths, ["parse"], prepare=prepare)
+    assert seen == [["wh"]]
+    assert (tmp_path / "target" / "manifest.json").is_file(), "dbt ran once the file was ready"
+
+    shutil.rmtree(tmp_path / "target", ignore_errors=True)
+    shutil.rmtree(tmp_path / "logs", ignore_errors=True)
+
+    def failing():
+        raise OSError("no space left for the copy")
+
+    with pytest.raises(OSError, match="no space left"):
+        pipeline._run_dbt(paths, ["parse"], prepare=failing)
+    assert not (tmp_path / "target").exists() and not (tmp_path / "logs").exists(), "dbt did not run"
