@@ -148,3 +148,27 @@ def test_growth_leaves_out_a_dbt_build_that_did_not_build_every_model():
     assert dbt_slope({"rc": 1, "wall_s": 100.0, "statuses": {"model:success": 9, "test:fail": 1}}) == [1.0]
     assert dbt_slope({"rc": 2, "wall_s": 50.0, "statuses": {"model:success": 8, "model:skipped": 1, "test:error": 2}}) == []
     assert dbt_slope({"rc": 2, "wall_s": 50.0}) == []
+
+
+def test_run_page_target_is_met_only_when_every_run_page_drew_in_time():
+    """bench/run.py: issue 19's run page target reads bench/run_page.mjs's figures: the slowest
+    run's first chart against 1 s; a run page that drew nothing, or a measurement that failed,
+    does not meet it."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("iopscope_bench_run", ROOT / "bench" / "run.py")
+    bench_run = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench_run)
+
+    def run(run_id, ms, problems=()):
+        return {"run_id": run_id, "first_chart_ms": ms, "results_shown_ms": ms, "problems": list(problems)}
+
+    assert bench_run.run_page_target("10000", None) is None
+    fast = bench_run.run_page_target("10000", {"loads": 3, "runs": [run("a", 620), run("b", 675)]})
+    assert fast["met"] and fast["value"].startswith("675 ms (b, 2 runs")
+    slow = bench_run.run_page_target("10000", {"loads": 3, "runs": [run("a", 620), run("b", 1317)]})
+    assert not slow["met"] and slow["value"].startswith("1317 ms (b")
+    blank = bench_run.run_page_target("10000", {"loads": 3, "runs": [run("a", 620), run("b", 0, ["no chart drawn"])]})
+    assert not blank["met"] and "b: no chart" in blank["value"]
+    failed = bench_run.run_page_target("10000", {"loads": 3, "error": "Chromium missing"})
+    assert not failed["met"] and "measurement failed" in failed["value"]
