@@ -169,11 +169,18 @@ describe("compare page", () => {
         const cell = [...r.cells].find((c) => c.dataset.label?.startsWith("A:"));
         return cell?.textContent.match(/^-?[\d,]+(\.\d+)?/)?.[0] ?? null;
       }))).filter((v) => v !== null).map((v) => Number(v.replaceAll(",", "")));
+      // the cell that draws the table runs again as each item input yields its first value: click
+      // once it settled (its chart drawn), then read once the clicked header says how it sorts
+      // (CI once read a table drawn again under the click: the rows in their first order)
+      await chartDrawn(page, "#chart-compare");
+      const sortedAs = (direction) => page.locator(`#compare-table thead th[aria-sort=${direction}]`).filter({hasText: /^A:/}).waitFor();
       await a.click(); // a number column sorts largest first, then the other way
+      await sortedAs("descending");
       const down = await values();
       assert.ok(down.length > 2);
       assert.deepEqual(down, [...down].sort((x, y) => y - x), "descending");
       await a.click();
+      await sortedAs("ascending");
       const up = await values();
       assert.deepEqual(up, [...up].sort((x, y) => x - y), "ascending");
     });
