@@ -21,6 +21,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Callable
 
 from rich.console import Console
 from rich.markup import escape
@@ -141,7 +142,7 @@ sys.exit(cli())
 """
 
 
-def _run_dbt(paths: Paths, args: list[str], prepare=None) -> None:
+def _run_dbt(paths: Paths, args: list[str], prepare: Callable[[], None] | None = None) -> None:
     """``dbt <args>`` in the project, on the warehouse file ``paths.warehouse``. ``prepare()``,
     when given, readies that file (the update's copy of the warehouse: 1-3 s at 10,000 runs) and
     runs while dbt starts; dbt opens the file only after it returned."""
@@ -237,7 +238,7 @@ def _clone(source: Path, target: Path) -> None:
 class _Work:
     path: Path
     commit: bool = True
-    prepare: object = None    # readies the work file (the copy): call it before dbt opens the file
+    prepare: Callable[[], None] | None = None   # readies the work file (the copy): call it before dbt opens the file
     prepared: bool = False
 
 

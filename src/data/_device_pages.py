@@ -168,10 +168,11 @@ def device_payloads(con, catalog: dict, name: str, only: list[str] | None = None
 _WRITER_SOURCES = (Path(__file__), Path(sd.__file__))
 
 
-def device_fingerprints(con, catalog: dict, name: str, devices: list[str] | None = None) -> dict:
-    """{device id: fingerprint of its file}: its rows (hashed by DuckDB and summed: the file's
-    order is a total order of the same rows), their count, the columns and types, the split and
-    the source of the code that writes the file. One scan of the mart for every device."""
+def device_fingerprints(con, catalog: dict, name: str) -> dict:
+    """{device id: fingerprint of its line}, for every device with rows: its rows (hashed by
+    DuckDB and summed: the line's order is a total order of the same rows), their count, the
+    columns and types, the split and the source of the code that writes the line. One scan of
+    the mart for every device."""
     import duckdb
 
     split = SPLITS[name]
@@ -181,8 +182,6 @@ def device_fingerprints(con, catalog: dict, name: str, devices: list[str] | None
     sums = rp.row_digests(con, rows.relation, present, group=sd.quote_ident(split.device_column), where=rows.where)
     code = hashlib.sha256(b"".join(p.read_bytes() for p in _WRITER_SOURCES)).hexdigest()
     shape = [code, duckdb.__version__, name, split.mart, split.where, [[c, types[c]] for c in present]]
-    if devices is not None:  # a device without rows: an empty file
-        sums = {d: sums.get(d, (0, "0")) for d in devices}
     return {d: rp.fingerprint_of([*shape, d, n, total]) for d, (n, total) in sums.items()}
 
 
@@ -228,7 +227,7 @@ def members(con, catalog: dict, cache: rp.PartCache):
             yield f"{name}.jsonl", b""
             continue
         devices = device_ids(con, catalog, name)
-        fingerprints = device_fingerprints(con, catalog, name, devices)
+        fingerprints = device_fingerprints(con, catalog, name)
         missing = [d for d in devices if not cache.path(fingerprints[d], ".json").is_file()]
         # the missing devices' payloads, one at a time in device order: all of them at once
         # would hold every row of the mart in memory on a first build
