@@ -6,6 +6,7 @@
 // page's life. One pack instead of a file per device: 1,601 files fewer to build and ship at
 // 10,000 runs.
 import {rowsOf} from "./data.js";
+import {parseContentRange} from "./http-range.js";
 
 const fetched = new Map();
 const utf8 = new TextDecoder();
@@ -32,41 +33,37 @@ export async function deviceRows(index, deviceIds, packUrl, {fetchImpl = fetch, 
   return payloads.flatMap((payload) => rowsOf(payload));
 }
 
-/** "bytes 0-99/1234" -> {first, last, size}; null when the header is not of that form. */
-function contentRange(header) {
-  const match = /^bytes (\d+)-(\d+)\/(\d+)$/.exec(String(header ?? "").trim());
-  return match ? {first: Number(match[1]), last: Number(match[2]), size: Number(match[3])} : null;
-}
-
 /** One device's line of the pack: bytes [start, end) of a file of `size` bytes, parsed. */
 async function readLine(url, start, end, size, fetchImpl, cache) {
   const whole = cache.get(url);
-  if (whole) return lineOf(await whole, url, start, end, size);
+  if (whole) return lineOf(await whole, start, end);
   const response = await fetchImpl(url, {headers: {Range: `bytes=${start}-${end - 1}`}});
   if (response.status === 206) {
-    const range = contentRange(response.headers.get("Content-Range"));
+    const range = parseContentRange(response.headers.get("Content-Range"));
     if (!range || range.first !== start || range.last !== end - 1) throw new Error(`${url}: a 206 answer without the range asked for`);
-    checkedSize(range.size, url, size);
+    checkSize(range.size, url, size);
     return JSON.parse(utf8.decode(await response.arrayBuffer()));
   }
   if (response.status === 200) {
     // a host that ignores Range sends the whole pack: kept for the other devices' lines (unless
     // it is not the pack the index describes)
-    const loading = response.arrayBuffer().then((bytes) => checkedSize(bytes.byteLength, url, size) && bytes);
+    const loading = response.arrayBuffer().then((bytes) => {
+      checkSize(bytes.byteLength, url, size);
+      return bytes;
+    });
     cache.set(url, loading);
     loading.catch(() => cache.delete(url));
-    return lineOf(await loading, url, start, end, size);
+    return lineOf(await loading, start, end);
   }
   throw new Error(`${url} answered HTTP ${response.status} to a range request`);
 }
 
-function lineOf(bytes, url, start, end, size) {
-  checkedSize(bytes.byteLength, url, size);
+/** A device's line cut from the whole pack (its size checked before it was kept). */
+function lineOf(bytes, start, end) {
   return JSON.parse(utf8.decode(bytes.slice(start, end)));
 }
 
-/** true when the pack has the size the index states, else an error: it is another build's. */
-function checkedSize(actual, url, size) {
+/** An error unless the pack has the size the index states: else it is another build's. */
+function checkSize(actual, url, size) {
   if (actual !== size) throw new Error(`${url} has ${actual} bytes where this page's index says ${size}: the site was rebuilt, reload the page`);
-  return true;
 }

@@ -12,6 +12,7 @@
 // (200) still works: the whole file is then kept and sliced.
 import {parquetMetadataAsync, parquetReadObjects, rowIndex} from "hyparquet";
 import {decompress as zstdDecompress} from "fzstd";
+import {parseContentRange} from "./http-range.js";
 
 // The first request per file: its footer for most marts (8-50 KB at 1,000 runs; the CPU
 // samples' ~100 KB at 10,000 runs take one more request). Every file the run page opens costs
@@ -24,12 +25,6 @@ const MERGE_GAP = 64 * 1024;
 const WHOLE_BELOW = 256 * 1024;
 
 const compressors = {ZSTD: (input, outputLength) => zstdDecompress(input, new Uint8Array(outputLength))};
-
-/** "bytes 0-99/1234" -> {first, last, size}; null when the header is missing or not of that form. */
-export function parseContentRange(header) {
-  const match = /^bytes (\d+)-(\d+)\/(\d+)$/.exec(String(header ?? "").trim());
-  return match ? {first: Number(match[1]), last: Number(match[2]), size: Number(match[3])} : null;
-}
 
 /**
  * Ranges [start, end) sorted and merged where they overlap or lie at most `gap` bytes apart:
