@@ -10,6 +10,10 @@
                    the lake to join it with a list), else as a subquery;
       3. strategy  var('run_incremental_strategy', 'delete+insert') with unique_key run_id
                    (on Spark: append, always with --full-refresh), so a retried build never doubles rows.
+    The predicate is wrapped in two comments, /*iopscope:runs_to_build column=... query=...*/ and
+    /*iopscope:runs_to_build_end*/: a later update that replays this build's statements instead of
+    running dbt (iopscope/update_replay.py) runs the query again and renders the predicate anew, as
+    this macro would.
     A build that fails changes nothing (pipeline.staged_warehouse: the copy is renamed over the
     warehouse only when every model passed), so the next build sees the same previous
     fingerprints and selects the same runs again: the models converge, never keep stale rows.
@@ -25,18 +29,24 @@
     {#- a unit test's inputs are CTEs of its own query, which run_query cannot see -#}
     {{ run_id_column }} in ({{ runs_to_build_query() }})
     {%- else -%}
-        {%- set runs = run_query(runs_to_build_query()).columns[0].values() -%}
-        {%- if runs | length == 0 -%}
+        {%- set query = runs_to_build_query() -%}
+        {%- if '*/' in query or ' ' in run_id_column -%}
+            {{ exceptions.raise_compiler_error("runs_to_build: cannot mark '" ~ run_id_column ~ "' for the update replay") }}
+        {%- endif -%}
+        {%- set runs = run_query(query).columns[0].values() -%}
+    /*iopscope:runs_to_build column={{ run_id_column }} query={{ query }}*/
+        {%- if runs | length == 0 %}
     (1 = 0)
-        {%- elif runs | length <= var('runs_to_build_max_listed', 2000) -%}
+        {%- elif runs | length <= var('runs_to_build_max_listed', 2000) %}
     {{ run_id_column }} in (
             {%- for run in runs -%}
         '{{ run | replace("'", "''") }}'{{ ", " if not loop.last }}
             {%- endfor -%}
     )
-        {%- else -%}
-    {{ run_id_column }} in ({{ runs_to_build_query() }})
-        {%- endif -%}
+        {%- else %}
+    {{ run_id_column }} in ({{ query }})
+        {%- endif %}
+    /*iopscope:runs_to_build_end*/
     {%- endif -%}
 {%- endmacro %}
 

@@ -23,11 +23,13 @@ import time
 from pathlib import Path
 from typing import Callable
 
+import duckdb
 from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from iopscope import build_stamp, compaction, locks
+from iopscope import build_stamp, compaction, locks, update_replay
+from iopscope import warehouse as wh
 from iopscope.ingest import IngestReport, Ingestor
 from iopscope.lake import WRITING_MARK, Lake
 from iopscope.paths import Paths
@@ -365,12 +367,19 @@ def build_warehouse(paths: Paths, full: bool = False, run_tests: bool = True,
         # since by anything else, e.g. plain dbt, may hold other rows for unchanged runs)
         generation = stamp.get("generation") if build_stamp.committed_generation(warehouse) else None
         incremental = not full and warehouse.is_file() and stamp.get("build_key") == key
+        # a dbt update's log, read into the replay script: beside the warehouse, under its lock
+        # (two warehouses built at once never share it); one a killed update left goes now
+        record_dir = warehouse.with_name(warehouse.name + ".update-log")
+        shutil.rmtree(record_dir, ignore_errors=True)
         if incremental and stamp.get("lake_key") == lake_key:
             return "unchanged"
+        if incremental and _replay_update(paths, update_replay.script_key(key, warehouse)):
+            build_stamp.write(warehouse, key, lake_key, generation or build_stamp.new_generation())
+            return "incremental"
         with staged_warehouse(warehouse, copy=incremental) as work:
             work_paths = dataclasses.replace(paths, warehouse=work.path)
             if incremental:
-                _run_dbt(work_paths, UPDATE_ARGS, prepare=work.prepare)
+                _run_dbt(work_paths, UPDATE_ARGS + update_replay.record_args(record_dir), prepare=work.prepare)
             else:
                 if not run_tests:
                     _run_dbt(work_paths, ["run"], prepare=work.prepare)
@@ -384,7 +393,59 @@ def build_warehouse(paths: Paths, full: bool = False, run_tests: bool = True,
         # update carries the full build's generation on (a kill before this line leaves the old
         # stamp, whose file identity no longer matches: the site then hashes every row).
         build_stamp.write(warehouse, key, lake_key, (incremental and generation) or build_stamp.new_generation())
+        if incremental:
+            _keep_update_script(warehouse, update_replay.script_key(key, warehouse), record_dir)
     return "incremental" if incremental else "full"
+
+
+def _replay_update(paths: Paths, script_key: str) -> bool:
+    """The update as a replay of the last dbt update's statements (iopscope/update_replay.py),
+    in one transaction on the live file; True when it committed. False (dbt runs the update on
+    a copy instead) when there is no script for this project and file name, when a reader has
+    the file open, or when the replay failed: its transaction is then rolled back, the file is
+    as it was, and the script is dropped (the dbt update records a new one)."""
+    warehouse = paths.warehouse
+    statements = update_replay.load(warehouse, script_key)
+    if statements is None:
+        return False
+    started = time.monotonic()
+    try:
+        # a reader that opened the file a moment ago may be about to close it: wait a little
+        con = wh.while_locked(lambda: duckdb.connect(str(warehouse), config=update_replay.connection_settings()),
+                              wait_s=1.0)
+    except duckdb.Error as exc:
+        reason = "open in another process" if wh.is_lock_conflict(exc) else escape(str(exc).splitlines()[0])
+        console.print(f"warehouse: {reason}: dbt updates a copy instead")
+        return False
+    try:
+        report = update_replay.replay(con, statements)
+    except update_replay.ReplayError as exc:
+        console.print(f"  [yellow]warning[/] the update replay failed and changed nothing ({escape(str(exc))}): "
+                      "dbt runs the update", markup=True)
+        update_replay.discard(warehouse)
+        return False
+    finally:
+        con.close()   # checkpoints the transaction's log into the file
+    console.print(f"warehouse: update replayed without dbt: {report.statements} statements of {report.nodes} models, "
+                  f"up to {report.runs_selected} runs selected, in {time.monotonic() - started:.1f} s "
+                  f"(commit {report.commit_s:.1f} s); slowest: "
+                  + ", ".join(f"{name} {seconds:.2f} s" for name, seconds in report.slowest()))
+    return True
+
+
+def _keep_update_script(warehouse: Path, script_key: str, record_dir: Path) -> None:
+    """Store the statements the dbt update just ran (its log in ``record_dir``) for the next
+    update to replay. A log that cannot be read drops the old script (the next update runs dbt)
+    rather than failing a build that succeeded."""
+    try:
+        statements = update_replay.script_from_log(record_dir / "dbt.log")
+    except (OSError, update_replay.ReplayError) as exc:
+        update_replay.discard(warehouse)
+        console.print(f"  [yellow]warning[/] no update script kept ({escape(str(exc))}): the next update runs dbt",
+                      markup=True)
+        return
+    update_replay.save(warehouse, script_key, statements)
+    shutil.rmtree(record_dir, ignore_errors=True)
 
 
 def site(paths: Paths) -> None:

@@ -1,9 +1,11 @@
 """``iopscope sql``: SQL over the warehouse from the terminal, read-only.
 
-Builds never write the live warehouse file (they replace it whole, see
-``pipeline.staged_warehouse``), so this opens it read-only at any time, during a build too,
-and sees the last committed build; a session opened before a build finishes keeps reading
-the file it opened. Staging views read the lake's committed parts."""
+A full build and a dbt update replace the live warehouse file whole (``pipeline.staged_warehouse``);
+an update replayed without dbt (``iopscope.update_replay``) writes it in place, in one
+transaction, for a few seconds, and only when no reader has it open. So this opens it read-only
+at any time and sees the last committed build: during a replay it waits for the commit
+(``warehouse.while_locked``). A session opened before a build keeps reading the file it opened
+(and makes the next update a dbt one, on a copy). Staging views read the lake's committed parts."""
 
 from __future__ import annotations
 

@@ -287,7 +287,9 @@ def _write_site_database(out: Path, max_rows: int | None = None) -> list[dict]:
     try:
         con.execute(f"attach {literal(out)} as site (storage_version 'v1.0.0')")
         if catalog:
-            con.execute(f"attach {literal(warehouse_path())} as wh (read_only)")
+            from iopscope.warehouse import while_locked   # an update in place holds the file for seconds
+
+            while_locked(lambda: con.execute(f"attach {literal(warehouse_path())} as wh (read_only)"))
         # one transaction: each table and each of the ~700 comments was a commit of its own
         # (4.1 -> 2.7 s at 10,000 runs)
         con.execute("begin transaction")

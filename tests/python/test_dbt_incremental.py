@@ -208,8 +208,9 @@ def test_a_full_build_leaves_the_unit_tests_to_make_test(tmp_path, monkeypatch):
     assert pipeline.build_warehouse(paths, full=True, unit_tests=True) == "full"
     (paths.lake / "_state.json").write_text("{}")  # the lake changed: an update, not "unchanged"
     assert pipeline.build_warehouse(paths) == "incremental"
-    assert calls == [["build", "--exclude-resource-type", "unit_test"], ["build"],
-                     ["run", "--exclude", "config.materialized:view"]]
+    assert calls[:2] == [["build", "--exclude-resource-type", "unit_test"], ["build"]]
+    # the update, with the options that log its statements for the next update's replay
+    assert calls[2][:3] == ["run", "--exclude", "config.materialized:view"] and "--log-format-file" in calls[2]
 
 
 def test_the_build_stamp_carries_the_generation_of_the_committed_file(tmp_path, monkeypatch):
