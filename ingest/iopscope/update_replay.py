@@ -63,8 +63,12 @@ _RUNS_MARK = re.compile(
 # dbt's query comment that opens every statement
 _DBT_COMMENT = re.compile(r"^\s*/\*.*?\*/\s*", re.S)
 # statements that change nothing: dbt's transaction control (the replay is one transaction)
-# and its reads (catalog lookups, column lists, the runs lists the macro asked for)
-_READS = re.compile(r"^(begin|commit|rollback|select|with|describe|show|pragma)\b", re.I)
+# and its reads (catalog lookups, column lists, the runs lists the macro asked for). A statement
+# opening with a CTE is kept: it could end in a write.
+_READS = re.compile(r"^(begin|commit|rollback|select|describe|show|pragma)\b", re.I)
+# what dbt writes outside a model's connection that the replay may leave out: the schemas,
+# which exist in any warehouse an update starts from
+_SCHEMA_SETUP = re.compile(r"^create schema if not exists\b", re.I)
 
 
 class ReplayError(RuntimeError):
@@ -116,13 +120,21 @@ def script_from_log(log_file: Path) -> list[Statement]:
                 started.append(node)
             elif name == "NodeFinished":
                 finished.add(node)
-            elif name == "SQLQuery" and node.startswith("model."):
+            elif name == "SQLQuery":
+                sql = _DBT_COMMENT.sub("", data.get("sql", ""), count=1)
+                if _READS.match(sql.lstrip()):
+                    continue
+                if not node.startswith("model."):
+                    if _SCHEMA_SETUP.match(sql.lstrip()):
+                        continue
+                    # an on-run-start/-end hook, a seed, a snapshot ...: nothing the replay knows
+                    # how to place, so no script rather than one that leaves it out
+                    raise ReplayError(f"{log_file}:{number}: a statement outside any model ({node or 'no node'}): "
+                                      f"{' '.join(sql.split())[:80]}")
                 if node not in by_node:
                     by_node[node] = []
                     started.append(node)
-                sql = _DBT_COMMENT.sub("", data.get("sql", ""), count=1)
-                if not _READS.match(sql.lstrip()):
-                    by_node[node].append(sql)
+                by_node[node].append(sql)
     models = [node for node in started if node.startswith("model.")]
     if not models:
         raise ReplayError(f"{log_file}: no model statements logged")

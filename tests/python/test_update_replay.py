@@ -103,6 +103,7 @@ def _event(name: str, node: str = "", sql: str | None = None) -> str:
 def test_the_log_gives_each_models_writing_statements_in_the_order_models_began(tmp_path):
     log = tmp_path / "dbt.log"
     lines = [_event("SQLQuery", "list_p", "select schema_name from information_schema.schemata"),
+             _event("SQLQuery", "create_p_marts", "create schema if not exists p.marts"),
              _event("NodeStart", "model.p.parent"),
              _event("SQLQuery", "model.p.parent", "BEGIN"),
              _event("SQLQuery", "model.p.parent", "create table parent__dbt_tmp as (select 1)"),
@@ -114,7 +115,8 @@ def test_the_log_gives_each_models_writing_statements_in_the_order_models_began(
              _event("NodeFinished", "model.p.parent"),
              _event("NodeFinished", "model.p.other"),
              _event("NodeStart", "model.p.child"),
-             _event("SQLQuery", "model.p.child", "  with x as (select 1) select * from x"),
+             _event("SQLQuery", "model.p.child", "describe child"),
+             _event("SQLQuery", "model.p.child", "  with x as (select 1) delete from child where 1 in (select * from x)"),
              _event("SQLQuery", "model.p.child", "insert into child select * from parent"),
              _event("NodeFinished", "model.p.child")]
     log.write_text("\n".join(lines) + "\n")
@@ -122,8 +124,13 @@ def test_the_log_gives_each_models_writing_statements_in_the_order_models_began(
         Statement("model.p.parent", "create table parent__dbt_tmp as (select 1)"),
         Statement("model.p.parent", "alter table parent__dbt_tmp rename to parent"),
         Statement("model.p.other", "create table other as select 2"),
+        Statement("model.p.child", "with x as (select 1) delete from child where 1 in (select * from x)"),
         Statement("model.p.child", "insert into child select * from parent")]
 
+    hook = _event("SQLQuery", "master", "insert into audit select 1")   # an on-run-end hook
+    log.write_text("\n".join([*lines, hook]) + "\n")
+    with pytest.raises(ReplayError, match=r":\d+: a statement outside any model \(master\): insert into audit"):
+        update_replay.script_from_log(log)
     log.write_text("\n".join(lines[:-1]) + "\n")   # cut short: the child never finished
     with pytest.raises(ReplayError, match="1 models began without finishing"):
         update_replay.script_from_log(log)
