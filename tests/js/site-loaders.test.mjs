@@ -38,6 +38,15 @@ test("every loader runs at the same time as the others, into Framework's cache",
   assert.match(describeLoaderRuns(results), /^iopscope: data loader \/data\/a\.txt ran side by side: 8 bytes in \d+ms$/m);
 });
 
+test("loaders run side by side are told their archives' file members go to the cache only", async () => {
+  // src/data/_sitedata.py write_zip_stream_cached: a build finds them fresh there; Framework's
+  // own runs of a loader (preview, a failed side-by-side run) keep complete archives
+  const root = siteRoot({"env.txt.sh": 'echo "files ${IOPSCOPE_ARCHIVE_FILES_CACHE_ONLY:-in the archive}"\n'});
+  const [result] = await runLoadersSideBySide(root, {env: {...process.env, IOPSCOPE_ARCHIVE_FILES_CACHE_ONLY: ""}});
+  assert.equal(result.ok, true);
+  assert.equal(readFileSync(cached(root, "env.txt"), "utf-8"), "files 1\n");
+});
+
 test("a failing loader leaves no output (Framework runs it again and reports it) and stops no other", async () => {
   const root = siteRoot({"bad.json.sh": "echo '{\"half\":'\nexit 3\n", "good.json.sh": "echo '[1]'\n"});
   const results = await runLoadersSideBySide(root);

@@ -9,6 +9,7 @@ import importlib
 import io
 import json
 import os
+import shutil
 import subprocess
 import sys
 import zipfile
@@ -239,6 +240,19 @@ def test_archive_members_are_also_in_frameworks_cache(tmp_path, monkeypatch):
             # newer than the loader, or Framework finds the member stale and inflates it again
             assert (cache / name).stat().st_mtime >= loader.stat().st_mtime, name
     assert not [p for p in cache.rglob(".*")], "no temporary file left"
+
+    # run side by side at the start of a build (sitebuild/loaders.js): the file member goes to
+    # the cache only, where the build finds it fresh; the archive keeps the small ones
+    monkeypatch.setenv(sd.CACHE_ONLY_FILE_MEMBERS, "1")
+    shutil.rmtree(cache)
+    with out.open("wb") as stdout:
+        monkeypatch.setattr(sys, "stdout", type("S", (), {"buffer": stdout, "flush": lambda self: None})())
+        sd.write_zip_stream_cached(iter(members), str(loader))
+    with zipfile.ZipFile(out) as archive:
+        assert sorted(archive.namelist()) == ["a.json", "sub/c.json"]
+    assert sorted(p.relative_to(cache).as_posix() for p in cache.rglob("*") if p.is_file()) == [
+        "a.json", "big.csv", "sub/c.json"]
+    assert (cache / "big.csv").read_bytes() == big.read_bytes()
 
 
 def test_columns_are_made_json_safe_by_their_type(monkeypatch):
