@@ -42,6 +42,7 @@ from iopscope.warehouse import OFFLINE_CONFIG
 
 SUFFIX = ".update.json"
 
+
 # The same cap and settings as profiles.yml's dev target (dbt-duckdb applies them to its
 # connection; tests/python/test_update_replay.py checks that the two agree).
 def connection_settings() -> dict[str, str]:
