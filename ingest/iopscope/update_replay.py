@@ -21,7 +21,7 @@ it was, and the update falls back to dbt.
 
 Script file::
 
-    {"key": "<build key>:dbt-1.11.16:iopscope.duckdb",
+    {"key": "<build key>:dbt-1.11.16/1.11.1:iopscope.duckdb",
      "statements": [{"node": "model.iopscope.int_run_fingerprints", "sql": "create  table ..."}, ...]}
 """
 
@@ -88,16 +88,20 @@ def record_args(log_dir: Path) -> list[str]:
 
 
 def dbt_version() -> str:
-    try:
-        return importlib.metadata.version("dbt-core")
-    except importlib.metadata.PackageNotFoundError:
-        return "unknown"
+    """dbt-core's and dbt-duckdb's versions: the adapter writes the materializations' SQL."""
+    versions = []
+    for package in ("dbt-core", "dbt-duckdb"):
+        try:
+            versions.append(importlib.metadata.version(package))
+        except importlib.metadata.PackageNotFoundError:
+            versions.append("unknown")
+    return "/".join(versions)
 
 
 def script_key(build_key: str, warehouse: Path) -> str:
-    """What a script is valid for: the project and parsers (the build key), the dbt that wrote
-    the statements, and the warehouse's file name (dbt names the catalog after it: the
-    statements carry that name)."""
+    """What a script is valid for: the project and parsers (the build key), the dbt and adapter
+    that wrote the statements, and the warehouse's file name (dbt names the catalog after it:
+    the statements carry that name)."""
     return f"{build_key}:dbt-{dbt_version()}:{warehouse.name}"
 
 
