@@ -12,14 +12,7 @@
 // never in place, so a linked file never changes under the site.
 import {copyFileSync, linkSync, mkdirSync, statSync, unlinkSync} from "node:fs";
 import {dirname, join} from "node:path";
-
-function mtime(path) {
-  try {
-    return statSync(path).mtimeMs;
-  } catch {
-    return null;
-  }
-}
+import {isFresh} from "./loaders.js";
 
 /**
  * The archive member behind a dynamic path: /data/<archive>/<member> is member <member> of
@@ -44,9 +37,7 @@ export function linkFreshFiles(root, output, paths) {
   let bytes = 0;
   for (const path of paths) {
     const member = cachedMember(root, path);
-    const built = member && mtime(member.cached);
-    const loaderTime = member && mtime(member.loader);
-    if (!member || built === null || loaderTime === null || built < loaderTime) {
+    if (!member || !isFresh(member.cached, member.loader)) {
       rest.push(path);
       continue;
     }

@@ -24,6 +24,13 @@ function mtime(path) {
   }
 }
 
+/** Framework's rule (its loader.js): a cached output is fresh when it exists and is not older than its loader. */
+export function isFresh(output, loader) {
+  const built = mtime(output);
+  const source = mtime(loader);
+  return built !== null && source !== null && built >= source;
+}
+
 /**
  * The loaders of `<root>/data/` whose output Framework would run them for: [{name, loader,
  * output, command}], `name` the file a page reads (marts.zip for marts.zip.py). Files whose name
@@ -46,8 +53,7 @@ export function staleLoaders(root) {
     if (!name.includes(".")) continue; // a loader names its output: <file>.<ext>.py
     const loader = join(folder, entry.name);
     const output = join(root, ".observablehq", "cache", "data", name);
-    const built = mtime(output);
-    if (built !== null && built >= mtime(loader)) continue;
+    if (isFresh(output, loader)) continue;
     out.push({name, loader, output, command: [...INTERPRETERS[extension], loader]});
   }
   return out.sort((a, b) => a.name.localeCompare(b.name));

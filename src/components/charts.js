@@ -387,7 +387,11 @@ export function lineChart({rows, title, subtitle, x, y, conditions = null, varia
   const xEnc = {field: x.field, type: x.type ?? "quantitative", title: axisTitle(x.title), scale: {padding: 8, nice: false, ...(x.scale ?? {})},
     // plain numbers on the axis (one pinned level would otherwise read "100.000000")
     axis: {...((x.type ?? "quantitative") === "quantitative" ? {format: ",~r"} : {}), ...(x.axis ?? {})}, ...(x.sort ? {sort: x.sort} : {})};
-  const yEnc = {field: y.field, type: "quantitative", title: axisTitle(y.title, 48), scale: {type: scale.type, ...(scale.type === "log" ? {} : {zero: y.zero ?? true})}};
+  // Every value zero (a run without disk reads, an idle iowait): Vega's domain would be [0, 0],
+  // one tick labelled "0.000000" in the middle of the chart; 0 to 1 puts the points on the floor.
+  const allZero = scale.type !== "log" && drawn.length > 0 && drawn.every((r) => r[y.field] === 0);
+  const yEnc = {field: y.field, type: "quantitative", title: axisTitle(y.title, 48),
+    scale: {type: scale.type, ...(scale.type === "log" ? {} : {zero: y.zero ?? true}), ...(allZero ? {domain: [0, 1]} : {})}};
   const lineY = {...yEnc, field: "_line_y"};
   const notes = [
     subtitle,
