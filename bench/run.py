@@ -763,6 +763,7 @@ def section_incremental(work: Path, scale: str, seed: int, do_dbt: bool, do_site
                         browser_pages: list[str] | None = None) -> dict[str, Any]:
     """One new run into the lake of ``scale`` (built by section_scale), then rebuild; with
     ``browser_pages`` the rebuilt site is measured in Chromium too."""
+    from iopscope import update_replay
     from iopscope.synth.generate import generate, plan
 
     runs, length = scale_plan(scale)
@@ -773,7 +774,8 @@ def section_incremental(work: Path, scale: str, seed: int, do_dbt: bool, do_site
     env = pipeline_env(lake, wh, work / f"dbt-{scale}", raw)
     new = plan(seed, runs + 1, length)[runs]
     new_dir = raw / new.rel_dir
-    primer_dir = raw / plan(seed, runs + 2, length)[runs + 1].rel_dir
+    primer = plan(seed, runs + 2, length)[runs + 1]   # added only when no update script exists (below)
+    primer_dir = raw / primer.rel_dir
     for left in (new_dir, primer_dir):   # left behind by a benchmark killed before its clean-up (finally, below)
         if left.exists():
             shutil.rmtree(left)
@@ -794,13 +796,12 @@ def section_incremental(work: Path, scale: str, seed: int, do_dbt: bool, do_site
         out["prepare"] = {"ingest": measure([str(BIN / "iopscope"), "ingest", "--quiet"], env=env, cwd=ROOT)["wall_s"]}
         if do_dbt and wh.exists():
             out["prepare"]["dbt"] = run_dbt(env, work / f"dbt-{scale}" / "target", "update")["wall_s"]
-            if not wh.with_name(wh.name + ".update.json").exists():
+            if not update_replay.path(wh).exists():
                 # A lab's second update onwards replays the statements the first one recorded
                 # (iopscope/update_replay.py); after the full build of the scales section there
                 # is none yet: one more run, updated by dbt, records them (not measured).
                 log("incremental: a first update after the full build, to record its statements (not measured)")
-                primer = plan(seed, runs + 2, length)[runs + 1]
-                created.append((raw / primer.rel_dir, (raw / primer.rel_dir).parent.exists()))
+                created.append((primer_dir, primer_dir.parent.exists()))
                 generate(raw, runs + 2, seed, start=runs + 1, length=length)
                 measure([str(BIN / "iopscope"), "ingest", "--quiet"], env=env, cwd=ROOT)
                 out["prepare"]["record"] = run_dbt(env, work / f"dbt-{scale}" / "target", "update")["wall_s"]

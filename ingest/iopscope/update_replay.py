@@ -226,10 +226,9 @@ def replay(con: duckdb.DuckDBPyConnection, statements: list[Statement]) -> Repla
             lists: dict[str, list[str]] = {}
             node_started = time.monotonic()
             try:
-                for sql in sqls:
-                    _resolve_runs(con, sql, lists)
-                for sql in sqls:
-                    con.execute(_resolve_runs(con, sql, lists))
+                rendered = [_resolve_runs(con, sql, lists) for sql in sqls]
+                for sql in rendered:
+                    con.execute(sql)
                     report.statements += 1
             except duckdb.Error as exc:
                 raise ReplayError(f"{node}: {str(exc).splitlines()[0]}") from exc
