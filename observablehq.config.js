@@ -1,19 +1,18 @@
 // Observable Framework configuration for the iopscope site.
 // Offline by design: no Google Fonts (globalStylesheets: []), no CDN imports (every library is
 // installed from npm and imported by bare specifier), no telemetry (set in the environment).
-import {execFile} from "node:child_process";
 import {existsSync, mkdirSync, readFileSync, writeFileSync} from "node:fs";
-import {dirname, join, resolve} from "node:path";
+import {dirname, resolve} from "node:path";
 import {fileURLToPath} from "node:url";
-import {promisify} from "node:util";
 import {buildSync} from "esbuild";
 import {linkFreshFiles} from "./sitebuild/link-files.js";
 import {describeLoaderRuns, runLoadersSideBySide} from "./sitebuild/loaders.js";
+import {siteOutput, siteRoot} from "./sitebuild/site-dirs.js";
+import {listedDynamicPaths, recordDynamicPaths, warehousePaths} from "./sitebuild/warehouse-paths.js";
 
-// IOPSCOPE_SITE_ROOT lets a test build a copy of src/ (with its own loader cache) elsewhere.
-const root = process.env.IOPSCOPE_SITE_ROOT || "src";
-// IOPSCOPE_DIST lets a second checkout or a test build elsewhere without clobbering dist/.
-const output = process.env.IOPSCOPE_DIST || "dist";
+// (IOPSCOPE_SITE_ROOT and IOPSCOPE_DIST: a test or a second checkout builds elsewhere)
+const root = siteRoot();
+const output = siteOutput();
 
 // Vega as ONE module: Framework serves each npm package as its own file, and vega-embed pulls in
 // ~60 of them (vega-*, d3-*); a chart page waited ~1 s on those requests before drawing (six at
@@ -40,34 +39,6 @@ bundleVega();
 // (sitebuild/loaders.js); dynamicPaths below waits for them before the build copies any file.
 const building = process.argv[2] === "build";
 const loaderRuns = building ? runLoadersSideBySide(root) : null;
-
-// The downloads and run-page files depend on what the warehouse holds, which a data loader cannot
-// tell Framework: ask src/data/_paths.py (venv Python, reads the marts of $IOPSCOPE_WAREHOUSE).
-// No warehouse yet -> it prints []. Any failure fails the build: a warning here once let a build
-// finish without any run data (ENOBUFS at 10,000 runs). Asynchronous, so the loaders above and
-// Framework's reading of the pages go on while it runs.
-async function warehousePaths() {
-  const venv = join(process.cwd(), ".venv", "bin", "python");
-  const python = process.env.IOPSCOPE_PYTHON || (existsSync(venv) ? venv : "python3");
-  const script = resolve(root, "data", "_paths.py");
-  let out;
-  try {
-    let stderr;
-    ({stdout: out, stderr} = await promisify(execFile)(python, [script], {
-      encoding: "utf-8",
-      timeout: 600000,
-      // The 1 MiB default overflowed at 10,000 runs (ENOBUFS); ~60 bytes per run.
-      maxBuffer: 256 * 1024 * 1024
-    }));
-    if (stderr) process.stderr.write(stderr);
-  } catch (error) {
-    const said = String(error.stderr ?? "").trim().split("\n").slice(-5).join("\n");
-    throw new Error(`iopscope: ${script} failed, so the build cannot know the run data and downloads to write: ${error.message.split("\n")[0]}${said ? `\n${said}` : ""}`);
-  }
-  const paths = JSON.parse(out);
-  if (!Array.isArray(paths)) throw new Error(`iopscope: ${script} printed ${typeof paths}, not a list of paths`);
-  return paths;
-}
 
 // Content-Security-Policy carried by every page itself (static hosting sends no headers):
 // the pages fetch only from this site (connect-src 'self'), whatever a link's ?q= asks the SQL
@@ -109,15 +80,18 @@ export default {
   // into the output here (sitebuild/link-files.js: a gigabyte Framework would copy at 10,000
   // runs); Framework gets the rest, and in a preview every path.
   dynamicPaths: async function* () {
-    const paths = warehousePaths();
-    paths.catch(() => {}); // its failure is thrown below, after the loaders finished
+    // (the marts' downloads and parts: src/data/_paths.py, sitebuild/warehouse-paths.js)
     if (!loaderRuns) {
-      yield* await paths;
+      yield* await warehousePaths(root);
       return;
     }
     const report = describeLoaderRuns(await loaderRuns);
     if (report) process.stderr.write(`${report}\n`);
-    const {linked, bytes, rest} = linkFreshFiles(root, output, await paths);
+    // as the marts loader listed them, else (it failed: Framework runs it again) from _paths.py
+    const paths = listedDynamicPaths(root) ?? await warehousePaths(root);
+    // noted for the next build, which may update this output in place (sitebuild/update.js)
+    recordDynamicPaths(root, paths);
+    const {linked, bytes, rest} = linkFreshFiles(root, output, paths);
     process.stderr.write(`iopscope: ${linked} data files (${bytes} bytes) linked from the loaders' cache into ${output}, ${rest.length} left to Framework\n`);
     yield* rest;
   },

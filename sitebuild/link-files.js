@@ -12,7 +12,7 @@
 // never in place, so a linked file never changes under the site.
 import {copyFileSync, linkSync, mkdirSync, statSync, unlinkSync} from "node:fs";
 import {dirname, join} from "node:path";
-import {isFresh} from "./loaders.js";
+import {INTERPRETERS, isFresh} from "./loaders.js";
 
 /**
  * The archive member behind a dynamic path: /data/<archive>/<member> is member <member> of
@@ -24,6 +24,33 @@ export function cachedMember(root, path) {
   if (!match || match[2].split("/").includes("..")) return null;
   const loader = join(root, "data", `${match[1]}.zip.py`);
   return {loader, cached: join(root, ".observablehq", "cache", "data", match[1], match[2])};
+}
+
+/**
+ * The file Framework's build would copy for `path` when it needs no loader to run: a static file
+ * under `root`, or the fresh output of a loader or of an archive's loader in Framework's cache
+ * (the loaders run side by side leave theirs so); null otherwise (Framework's own resolution,
+ * which may run or extract, is then needed). Framework looks in the same order (loader.js find).
+ */
+export function freshSource(root, path) {
+  if (path.split("/").includes("..")) return null;
+  const file = join(root, path);
+  if (isFile(file)) return file;
+  for (const ext of Object.keys(INTERPRETERS)) {
+    if (!isFile(`${file}${ext}`)) continue;
+    const cached = join(root, ".observablehq", "cache", path);
+    return isFresh(cached, `${file}${ext}`) ? cached : null;
+  }
+  const member = cachedMember(root, path);
+  return member && isFile(member.loader) && isFresh(member.cached, member.loader) ? member.cached : null;
+}
+
+function isFile(path) {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -41,20 +68,27 @@ export function linkFreshFiles(root, output, paths) {
       rest.push(path);
       continue;
     }
-    const target = join(output, path);
-    mkdirSync(dirname(target), {recursive: true});
-    try {
-      unlinkSync(target); // an output root outside the working directory is not cleared
-    } catch {
-      // not there: the usual case
-    }
-    try {
-      linkSync(member.cached, target);
-    } catch {
-      copyFileSync(member.cached, target);
-    }
     linked += 1;
-    bytes += statSync(target).size;
+    bytes += placeFile(member.cached, join(output, path));
   }
   return {linked, bytes, rest};
+}
+
+/**
+ * `source` hard-linked at `target` (a copy where a link cannot be made, e.g. another file
+ * system), replacing what was there; returns its size in bytes.
+ */
+export function placeFile(source, target) {
+  mkdirSync(dirname(target), {recursive: true});
+  try {
+    unlinkSync(target); // an output root outside the working directory is not cleared
+  } catch {
+    // not there: the usual case
+  }
+  try {
+    linkSync(source, target);
+  } catch {
+    copyFileSync(source, target);
+  }
+  return statSync(target).size;
 }

@@ -206,7 +206,8 @@ def main(argv: list[str] | None = None) -> int:
 
     p = with_wait(with_locations(sub.add_parser("build", help="ingest, dbt build and site build, in order")))
     p.add_argument("--skip", action="append", choices=("ingest", "dbt", "site"), help="skip a stage")
-    p.add_argument("--force", action="store_true", help="re-parse even unchanged runs and rebuild the warehouse in full")
+    p.add_argument("--force", action="store_true",
+                   help="re-parse even unchanged runs, rebuild the warehouse in full and the site with Framework")
     p.add_argument("--engine", choices=("duckdb", "spark"), default="duckdb",
                    help="engine of the dbt stage (spark: always a full build, marts copied into the warehouse file; "
                         "docs/scale-out.md)")

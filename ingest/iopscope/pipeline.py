@@ -448,10 +448,12 @@ def _keep_update_script(warehouse: Path, script_key: str, record_dir: Path) -> N
     shutil.rmtree(record_dir, ignore_errors=True)
 
 
-def site(paths: Paths) -> None:
+def site(paths: Paths, full: bool = False) -> None:
     """Build the static site into dist/. Data-loader outputs are dropped (the warehouse may have
     changed and Framework only reruns a loader whose source file changed); the bundles of npm
-    packages in the same cache are kept, so a rebuild does not re-bundle vega and DuckDB-WASM."""
+    packages in the same cache are kept, so a rebuild does not re-bundle vega and DuckDB-WASM.
+    sitebuild/build.js updates the last full build in place when only the data changed (no page
+    rebuilt, docs/site.md), else runs Framework's build; ``full`` always the latter."""
     observable = paths.root / "node_modules" / ".bin" / "observable"
     if not observable.exists():
         raise StageError("node_modules is missing: run `make deps` (or npm ci) first")
@@ -459,7 +461,9 @@ def site(paths: Paths) -> None:
     if not site_root.is_absolute():
         site_root = paths.root / site_root
     shutil.rmtree(site_root / ".observablehq" / "cache" / "data", ignore_errors=True)
-    proc = subprocess.run([str(observable), "build"], cwd=paths.root, env=child_env(paths))
+    node = shutil.which("node") or "node"
+    command = [node, str(paths.root / "sitebuild" / "build.js")] + (["--full"] if full else [])
+    proc = subprocess.run(command, cwd=paths.root, env=child_env(paths))
     if proc.returncode != 0:
         raise StageError(f"site build failed (exit {proc.returncode})")
 
@@ -484,7 +488,7 @@ def build(paths: Paths, stages: tuple[str, ...] = ("ingest", "dbt", "site"), for
             mode = build_warehouse(paths, full=force, wait_s=wait_s)
             console.print(f"warehouse: {mode} build")
         elif stage == "site":
-            site(paths)
+            site(paths, full=force)
         else:
             raise StageError(f"unknown stage {stage}")
         console.print(f"[green]done[/] {stage} in {time.monotonic() - started:.1f} s")

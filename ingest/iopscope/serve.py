@@ -35,6 +35,21 @@ LISTEN_BACKLOG = 1024
 _ONE_RANGE = re.compile(r"^\s*bytes\s*=\s*(\d*)\s*-\s*(\d*)\s*$")
 
 
+# Folders whose files are named by their content or their package's version (Framework's
+# build): a name never gets other bytes, so a browser keeps them. Anything else (the pages, the
+# marts' files under data/) keeps its name when a build changes it, in place since
+# sitebuild/update.js: a browser asks again each time ("no-cache": revalidate by Last-Modified),
+# or a cached page could name files a later build removed, or a cached Parquet part disagree
+# with the index that says where its rows are.
+_IMMUTABLE_FOLDERS = ("/_file/", "/_import/", "/_node/", "/_npm/", "/_observablehq/")
+
+
+def cache_control(request_path: str) -> str:
+    """The Cache-Control of the answer for ``request_path`` (docs/site.md, publishing)."""
+    path = request_path.split("?", 1)[0].split("#", 1)[0]
+    return "public, max-age=31536000, immutable" if path.startswith(_IMMUTABLE_FOLDERS) else "no-cache"
+
+
 class _BadPath(ValueError):
     pass
 
@@ -166,6 +181,8 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
         super().send_response(code, message)
         if code in (200, 206):   # only files are answered with these
             self.send_header("Accept-Ranges", "bytes")
+        if code in (200, 206, 304):
+            self.send_header("Cache-Control", cache_control(self.path))
 
     def list_directory(self, path):
         # A folder without index.html: the site has no page here (never a file listing).

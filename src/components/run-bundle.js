@@ -5,16 +5,9 @@
 // "bundle" {run_id, tables: {<mart>: column-oriented payload}} (src/components/runs.js reads it),
 // so pages do not care where it came from. No file per run exists: a page's first load does not
 // grow with the number of runs, and neither does the build.
-import {FileAttachment} from "observablehq:stdlib";
 import {openRangeFile} from "./parquet-range.js";
 import {martRows, readRunBundle} from "./run-rows.js";
 import {siteDataUrl} from "./site-data.js";
-
-// Which marts to read by which key, their row counts and files' layouts, the dimensions' keys
-// (src/data/marts.zip.py, src/data/_run_parquet.py run_marts_index).
-const indexFile = FileAttachment("../data/marts/run_marts.json");
-let index = null;
-const runIndex = () => (index ??= indexFile.json());
 
 /**
  * Where a mart's Parquet file is served, relative to this module (works under any base path):
@@ -58,25 +51,35 @@ const KEPT = 8;
 const recent = new Map();
 
 /**
- * Everything the marts hold about one run, or null when no mart has a row of it. `tables`:
+ * The run reader of a page: `indexFile` is the page's FileAttachment of
+ * data/marts/run_marts.json, which says which marts to read by which key, their row counts and
+ * files' layouts, the dimensions' keys (src/data/marts.zip.py, src/data/_run_parquet.py
+ * run_marts_index). The page names that file, not this module: a module that names a data file
+ * changes with the data, and a build that only refreshes the data (sitebuild/update.js) rewrites
+ * the pages' file registrations, never a module. Returns loadRunBundle(runId, {tables, byTools}):
+ * everything the marts hold about one run, or null when no mart has a row of it. `tables`:
  * only these marts (a page that draws one mart of a run reads only that one); `byTools`: see
  * run-rows.js readRunBundle. Rejects when a file cannot be read (a broken build or host), never
  * answers such a run with "not found".
  */
-export async function loadRunBundle(runId, {tables = null, byTools = true} = {}) {
-  const key = `${runId}\u0000${tables ? tables.join(",") : "*"}\u0000${byTools}`;
-  if (recent.has(key)) {
-    const kept = recent.get(key);
-    recent.delete(key);
-    recent.set(key, kept);
-    return kept;
-  }
-  // A mark per run read (not per cached answer): which runs a page read is visible to tests and
-  // tools through the Performance API, as the per-run files' requests used to be.
-  performance.mark(RUN_READ_MARK, {detail: String(runId)});
-  const loading = runIndex().then((index) => readRunBundle(String(runId), {index, open: martFile, tables, byTools, read: sharedRead}));
-  recent.set(key, loading);
-  loading.catch(() => recent.delete(key));
-  while (recent.size > KEPT) recent.delete(recent.keys().next().value);
-  return loading;
+export function runBundleLoader(indexFile) {
+  let index = null;
+  const runIndex = () => (index ??= indexFile.json());
+  return function loadRunBundle(runId, {tables = null, byTools = true} = {}) {
+    const key = `${runId}\u0000${tables ? tables.join(",") : "*"}\u0000${byTools}`;
+    if (recent.has(key)) {
+      const kept = recent.get(key);
+      recent.delete(key);
+      recent.set(key, kept);
+      return kept;
+    }
+    // A mark per run read (not per cached answer): which runs a page read is visible to tests and
+    // tools through the Performance API, as the per-run files' requests used to be.
+    performance.mark(RUN_READ_MARK, {detail: String(runId)});
+    const loading = runIndex().then((index) => readRunBundle(String(runId), {index, open: martFile, tables, byTools, read: sharedRead}));
+    recent.set(key, loading);
+    loading.catch(() => recent.delete(key));
+    while (recent.size > KEPT) recent.delete(recent.keys().next().value);
+    return loading;
+  };
 }

@@ -39,6 +39,7 @@ import json
 import math
 import os
 import re
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -323,6 +324,7 @@ class PartCache:
         self.folder = Path(folder or os.environ.get("IOPSCOPE_SITE_PARTS_DIR") or default)
         self.used: set[str] = set()
         self.counts: dict[str, list[int]] = {}  # kind ("part", "download", ...) -> [reused, written]
+        self.writes: list[tuple[float, str]] = []  # (seconds, label) of each file written
 
     def count(self, kind: str = "part") -> tuple[int, int]:
         """(files taken from the cache, files written) of one kind in this build."""
@@ -332,8 +334,10 @@ class PartCache:
     def path(self, fingerprint: str, suffix: str = ".parquet") -> Path:
         return self.folder / f"{fingerprint}{suffix}"
 
-    def get_or_write(self, fingerprint: str, write, suffix: str = ".parquet", kind: str = "part") -> Path:
-        """The cached file of ``fingerprint``, written by ``write(path)`` first when missing."""
+    def get_or_write(self, fingerprint: str, write, suffix: str = ".parquet", kind: str = "part",
+                     label: str | None = None) -> Path:
+        """The cached file of ``fingerprint``, written by ``write(path)`` first when missing
+        (``label``: what it is, for :meth:`describe_writes`)."""
         target = self.path(fingerprint, suffix)
         self.used.add(target.name)
         if target.is_file():
@@ -341,13 +345,42 @@ class PartCache:
             return target
         self.folder.mkdir(parents=True, exist_ok=True)
         temp = target.with_name(f".{target.name}.{os.getpid()}")
+        started = time.perf_counter()
         try:
             write(temp)
             os.replace(temp, target)  # never a half-written part under a fingerprint
         finally:
             temp.unlink(missing_ok=True)
+        self.writes.append((time.perf_counter() - started, label or target.name))
         self.counts.setdefault(kind, [0, 0])[1] += 1
         return target
+
+    def describe_writes(self, slowest: int = 3) -> str:
+        """What this build wrote and where the time went: "N files written in S s (slowest: ...)"."""
+        if not self.writes:
+            return "nothing written"
+        top = sorted(self.writes, reverse=True)[:slowest]
+        return "{} files written in {:.2f} s (slowest: {})".format(
+            len(self.writes), sum(s for s, _ in self.writes), ", ".join(f"{label} {s:.2f} s" for s, label in top))
+
+    def layout(self, path: Path, key: str) -> dict:
+        """:func:`file_layout` of a file of this cache, kept beside it (``<file>.layout-<key>.json``):
+        a cached file never changes under its fingerprint, so neither does its layout, which
+        took a pure-Python read of every footer (~0.4 s of the loader at 10,000 runs)."""
+        side = path.with_name(f"{path.name}.layout-{key}.json")
+        self.used.add(side.name)
+        try:
+            return json.loads(side.read_text())
+        except (OSError, ValueError):
+            pass
+        layout = file_layout(path, key)
+        temp = side.with_name(f".{side.name}.{os.getpid()}")
+        try:
+            temp.write_text(json.dumps(layout))
+            os.replace(temp, side)
+        finally:
+            temp.unlink(missing_ok=True)
+        return layout
 
     def keep_only_used(self) -> None:
         if not self.folder.is_dir():

@@ -13,6 +13,9 @@
 #   run_marts.json  what the run page must know before it reads (src/data/_run_parquet.py
 #                   run_marts_index): the marts it reads by key, their row counts and tool sets,
 #                   and each file's layout (size, footer and page index offsets)
+#   dynamic_paths.json  the site paths of the files above (/data/marts/<file>): what
+#                   src/data/_paths.py would list, which a build then need not run (no page
+#                   reads it; sitebuild/warehouse-paths.js)
 # A big keyed mart is several files, data/marts/<mart>/part-<id>.parquet (_run_parquet.plan_parts),
 # and every keyed file comes from the part cache beside the warehouse when its rows are those of
 # the build that wrote it (_run_parquet.PartCache): one more run rewrites the parts it lands in.
@@ -22,6 +25,7 @@
 # archive in chunks, so memory does not grow with the largest mart.
 import os
 import sys
+from pathlib import Path
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import _run_parquet as rp  # noqa: E402
@@ -40,8 +44,8 @@ def keyed_parquet(name: str, key: str, target_rows: int | None, cache: rp.PartCa
     for part, fingerprint in zip(parts, rp.part_fingerprints(con, catalog, name, key, parts)):
         def write(out, part=part):
             rp.write_keyed_parquet(con, catalog, name, key, out, part=part if len(parts) > 1 else None)
-        path = cache.get_or_write(fingerprint, write)
-        entries.append({**part.listing(), "layout": rp.file_layout(path, key) if with_layout else None})
+        path = cache.get_or_write(fingerprint, write, label=part.file)
+        entries.append({**part.listing(), "layout": cache.layout(path, key) if with_layout else None})
         yield part.file, path
     return entries[0]["layout"] if len(parts) == 1 else entries
 
@@ -61,7 +65,7 @@ def members():
             # a download whose rows did not change since the last build is that build's file
             path = cache.get_or_write(rp.download_fingerprint(con, catalog, name, fmt),
                                       lambda out, name=name, fmt=fmt: sd.mart_file_path(con, name, fmt, out),
-                                      suffix=f".{fmt}", kind="download")
+                                      suffix=f".{fmt}", kind="download", label=f"{name}.{fmt}")
             yield f"{name}.{fmt}", path
     # What the run page reads first (src/components/run-bundle.js): written here, beside the very
     # files whose byte offsets it records, so the two always come from the same build.
@@ -70,13 +74,25 @@ def members():
     cache.keep_only_used()
     print("marts: {} Parquet files from the part cache, {} written ({})".format(*cache.count("part"), cache.folder), file=sys.stderr)
     print("marts: {} downloads from the part cache, {} written".format(*cache.count("download")), file=sys.stderr)
+    print(f"marts: {cache.describe_writes()}", file=sys.stderr)
+
+
+def with_dynamic_paths(items):
+    """The members, then dynamic_paths.json: the site path of each file member, as
+    src/data/_paths.py lists them (the same marts, formats and parts)."""
+    paths = []
+    for name, data in items:
+        if isinstance(data, Path):
+            paths.append(f"/data/marts/{name}")
+        yield name, data
+    yield "dynamic_paths.json", sd.json_bytes(paths)
 
 
 try:
     # every file is written into the part cache (no temporary folder); each member also goes
     # straight into Framework's cache: it would otherwise re-read the whole archive for every
     # member it copies (see write_zip_stream_cached)
-    sd.write_zip_stream_cached(members(), __file__)
+    sd.write_zip_stream_cached(with_dynamic_paths(members()), __file__)
 finally:
     if con is not None:
         con.close()

@@ -204,16 +204,20 @@ def test_the_build_writes_no_file_per_run(warehouse, tmp_path):
         if loader.name.endswith(".zip.py"):
             with zipfile.ZipFile(io.BytesIO(done.stdout)) as archive:
                 names += [f"{loader.name[:-7]}/{n}" for n in archive.namelist()]
+                if loader.name == "marts.zip.py":
+                    listed = json.loads(archive.read("dynamic_paths.json"))
         else:
             names.append(loader.name[:-3])
     paths = json.loads(subprocess.run([sys.executable, str(DATA / "_paths.py")], env=env, capture_output=True, check=True).stdout)
+    # the marts loader lists the same paths, so a build need not run _paths.py (sitebuild/warehouse-paths.js)
+    assert sorted(listed) == sorted(paths) and len(listed) == len(set(listed)) and paths
     slugs = {sd.run_slug(r) for r in ids} | set(ids)
     for name in names + paths:
         assert not any(s in name for s in slugs), f"{name} is a file per run"
     assert "marts/fct_samples.parquet" in names and "/data/marts/fct_samples.parquet" in paths
     # data/marts/ holds downloads and what the run page reads by range, nothing a page reads whole
     marts = [n for n in names if n.startswith("marts/")]
-    assert [n for n in marts if not n.endswith((".csv", ".parquet")) and n != "marts/run_marts.json"] == []
+    assert [n for n in marts if not n.endswith((".csv", ".parquet"))] == ["marts/run_marts.json", "marts/dynamic_paths.json"]
 
 
 def test_archive_members_are_also_in_frameworks_cache(tmp_path, monkeypatch):
@@ -464,7 +468,8 @@ def test_parts_are_written_from_the_cache_unless_their_rows_changed(tmp_path, mo
         mart = next(m for m in index["marts"] if m["name"] == "fct_samples")
         files = {n: archive.read(n) for n in archive.namelist() if n.startswith("fct_samples/")}
         dim_parts.update({n: archive.read(n) for n in archive.namelist() if n.startswith("dim_runs/")})
-        downloads.update({n: archive.read(n) for n in archive.namelist() if "/" not in n and n != "run_marts.json"})
+        downloads.update({n: archive.read(n) for n in archive.namelist()
+                          if "/" not in n and n not in ("run_marts.json", "dynamic_paths.json")})
         return mart, files, done.stderr.decode()
 
     downloads, dim_parts = {}, {}
@@ -510,9 +515,19 @@ def test_parts_are_written_from_the_cache_unless_their_rows_changed(tmp_path, mo
     assert "marts: 3 downloads from the part cache, 1 written" in log
     assert [n for n in whole if downloads[n] != first_downloads[n]] == ["fct_samples.csv"]
     assert downloads["fct_samples.csv"].count(b"\n") == 4500 + 30 + 1
-    assert len(list(parts_dir.iterdir())) == len(files_grown) + len(dim_parts) + len(whole), "the cache keeps what the last build used"
+    kept = [p.name for p in parts_dir.iterdir()]
+    layouts = [n for n in kept if ".layout-" in n]
+    assert len(kept) - len(layouts) == len(files_grown) + len(dim_parts) + len(whole), "the cache keeps what the last build used"
+    # and the layout of each keyed file beside it (PartCache.layout), read instead of its footer
+    # by the second build above, which gave the same index (again == mart)
+    assert len(layouts) == len(files_grown) + len(dim_parts)
 
     paths = json.loads(subprocess.run([sys.executable, str(DATA / "_paths.py")], env=env, capture_output=True, check=True).stdout)
+    # the loader lists the same paths, parts included, so a build need not run _paths.py (sitebuild/warehouse-paths.js)
+    marts = subprocess.run([sys.executable, str(site / "data" / "marts.zip.py")], env=env, capture_output=True, check=True, cwd=ROOT)
+    listed = json.loads(zipfile.ZipFile(io.BytesIO(marts.stdout)).read("dynamic_paths.json"))
+    assert sorted(listed) == sorted(paths) and len(listed) == len(set(listed))
+    assert any("/part-" in p for p in listed) and "/data/marts/fct_pairs.csv" in listed
     parquet = sorted(p for p in paths if p.startswith("/data/marts/fct_samples") and p.endswith(".parquet"))
     assert parquet == sorted(f"/data/marts/{f}" for f in files_grown)
     catalog = json.loads(subprocess.run([sys.executable, str(DATA / "catalog.json.py")], env=env, capture_output=True, check=True).stdout)
