@@ -279,7 +279,8 @@ def snapshot(work: Path) -> dict[str, Any]:
     # `iopscope build` of one new run (section_incremental) runs from the project: it needs the
     # site's build scripts and packages there too, beside the dbt project
     shutil.copytree(ROOT / "sitebuild", project / "sitebuild", ignore=ignore)
-    for name in ("observablehq.config.js", "package.json"):
+    for name in ("observablehq.config.js", "package.json", "docs/sql.md"):   # (the SQL page's examples)
+        (project / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(ROOT / name, project / name)
     if (ROOT / "node_modules").exists():
         (project / "node_modules").symlink_to(ROOT / "node_modules")
@@ -692,6 +693,9 @@ def run_build(env: dict[str, str], target: Path, site_root: Path, dist: Path) ->
     out["new_run_parsed"] = re.search(r"\(1 parsed\b", " ".join(log_text.split())) is not None
     out["site_mode"] = "in place" if "iopscope: site updated in place" in log_text else "full"
     out["warehouse_replayed"] = "update replayed without dbt" in log_text
+    # what each stage said about its work (the ingest's counts, the replay's, the loaders' and the site's)
+    said = r"\s*(ingest: |warehouse: update|iopscope: data loader|marts: |pages: |iopscope: (site updated|full site))"
+    out["notes"] = [" ".join(line.split()) for line in log_text.splitlines() if re.match(said, line)]
     if m["rc"] != 0:
         out["stderr_tail"] = log_text[-1500:]
     return out

@@ -47,12 +47,15 @@ import _sitedata as sd
 
 ROW_GROUP_ROWS = 262_144
 # A mart of more rows than this is written in parts of about this many rows (one row group): at
-# 10,000 runs the CPU samples (~10 M rows, 420 MB) are ~40 parts of ~10 MB. One more run rewrites
-# one part of each such mart: with four row groups a part, one new run's site build at 10,000 runs
-# took 33.5 s (marts loader 19.9 s), with one 29.9 s (16.5 s), for an index the run page reads of
-# 44 KB instead of 36 KB (docs/performance.md, run 18). IOPSCOPE_SITE_PART_ROWS overrides it (tests
-# build a small site in parts).
-PART_ROWS = ROW_GROUP_ROWS
+# 10,000 runs the CPU samples (~10 M rows, 400 MB) are 128 parts of ~3 MB. One more run rewrites
+# one part of each such mart: with four row groups of 262,144 rows a part, one new run's site
+# build at 10,000 runs took 33.5 s (marts loader 19.9 s), with one 29.9 s (16.5 s), for an index
+# the run page reads of 44 KB instead of 36 KB (docs/performance.md, run 18); with half that,
+# the files one new run rewrites took 1.1-1.4 s instead of 2.6-2.7 s (the largest, an iostat
+# part of 347,000 rows, 0.8 s alone), the site's share of one new run 3.6-4.1 s instead of
+# 4.9-5.3 s, for an index of 116 KB instead of 82 KB (run 23). IOPSCOPE_SITE_PART_ROWS overrides
+# it (tests build a small site in parts).
+PART_ROWS = 131_072
 PAGE_ROWS = 1_024
 # A mart of few rows per key (a run's results, its dim_runs row) gets smaller pages: the run page
 # decodes a whole page of every column to find one run's row, and its first chart waits for the
@@ -62,7 +65,7 @@ PAGE_ROWS = 1_024
 # first: fct_cpu_samples 64 -> 92 ms), so it keeps PAGE_ROWS.
 SPARSE_PAGE_ROWS = 256
 SPARSE_ROWS_PER_KEY = 16
-# Such a mart is also cut into parts of a sixteenth of the part size (16,384 rows), in row groups
+# Such a mart is also cut into parts of an eighth of the part size (16,384 rows), in row groups
 # of SPARSE_ROW_GROUP_ROWS: the run page reads a page of each of its 50-80 columns, and hyparquet's
 # slices go out as one request when at most 64 KB apart, so what a run's read costs follows the
 # size of the row group that holds it. As one file of one row group, a run's read at 100,000 runs
@@ -71,7 +74,7 @@ SPARSE_ROWS_PER_KEY = 16
 # site copied ten times with other run ids: docs/performance.md, run 20): dim_runs 143 -> 83 ms,
 # 42 -> 3 requests, 997 -> 364 KB; fct_fio_results 162 -> 89 ms, 50 -> 3, 1,612 -> 432 KB; at
 # 10,000 runs the same layout reads dim_runs in 3 requests instead of 10, 1,001 -> 350 KB.
-SPARSE_PART_DIVISOR = 16
+SPARSE_PART_DIVISOR = 8
 SPARSE_ROW_GROUP_ROWS = 2_048
 # Such a mart is also Snappy-compressed instead of zstd: reading one run's rows of it is a few
 # small pages, where fzstd's per-page start-up and its decoding in JavaScript cost more than the
@@ -113,7 +116,8 @@ def part_rows() -> int:
 # Marts no page reads by key whose every row belongs to one device: their Parquet download is cut
 # by that column, so one more run rewrites the part holding its device, not the whole file (at
 # 10,000 runs fct_condition_quotients was one 80 MB file, written again, 3 s, for every new run).
-# Their rows are wide (52 columns): parts of an eighth of part_rows() (~2 MB each at 10,000 runs).
+# Their rows are wide (52 columns): parts of a quarter of part_rows() (32,768 rows, ~2 MB each at
+# 10,000 runs).
 # fct_sweep_quotient_summaries is not cut: a row holds two devices, so a run on one device changes
 # rows in the parts of every device it is compared with (fct_device_quotients, a view, is
 # written out only while it is small: _sitedata.counted_rows).
@@ -129,7 +133,7 @@ def part_key_of(catalog: dict, name: str) -> tuple[str, int | None] | None:
         return key, None  # plan_parts sizes the parts by the mart's rows per key
     device = DEVICE_PART_KEYS.get(name)
     if device is not None and sd.has_column(catalog, name, device):
-        return device, max(1, part_rows() // 8)
+        return device, max(1, part_rows() // 4)
     return None
 
 

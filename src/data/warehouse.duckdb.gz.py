@@ -16,7 +16,8 @@ with tempfile.TemporaryDirectory(prefix="iopscope-site-") as tmp:
     sd.write_site_database_for_browser(out)
     # mtime=0: no time in the gzip header. (The DuckDB file itself still differs from one build of
     # the same warehouse to the next: same rows, another block layout, so its hashed name changes;
-    # docs/performance.md run 22.) Level 6, not
-    # 9: at 10,000 runs 1.4 s instead of 2.9 s for 12.23 MB instead of 12.20 MB.
-    sys.stdout.buffer.write(gzip.compress(out.read_bytes(), compresslevel=6, mtime=0))
+    # docs/performance.md run 22.) Level 4: at 10,000 runs (a 31 MB file) 0.35 s for 12.54 MB,
+    # where level 6 took 0.56 s for 12.40 MB and 9 1.18 s for 12.36 MB (run 23); the loader is on
+    # the critical path of every build, the download is once per visit.
+    sys.stdout.buffer.write(gzip.compress(out.read_bytes(), compresslevel=4, mtime=0))
     sys.stdout.flush()

@@ -444,6 +444,8 @@ def test_parts_are_written_from_the_cache_unless_their_rows_changed(tmp_path, mo
     last build used; run_marts.json, catalog.json and _paths.py name the same parts."""
     import pyarrow.parquet as pq
 
+    monkeypatch.syspath_prepend(str(DATA))
+
     path = tmp_path / "wh.duckdb"
     con = duckdb.connect(str(path))
     con.execute("create schema marts")
@@ -487,8 +489,10 @@ def test_parts_are_written_from_the_cache_unless_their_rows_changed(tmp_path, mo
         assert part["layout"]["size"] == len(files[part["file"]])
         rows += keys
     assert sorted(rows) == sorted(r for r in runs for _ in range(30)), "every row in exactly one part"
-    # one row per run: dim_runs is cut at a SPARSE_PART_DIVISOR-th of the part size (500 // 16 rows)
-    assert len(dim_parts) >= 3 and max(pq.read_metadata(io.BytesIO(b)).num_rows for b in dim_parts.values()) <= 2 * (500 // 16)
+    # one row per run: dim_runs is cut at a SPARSE_PART_DIVISOR-th of the part size (500 // 8 rows)
+    rp = importlib.import_module("_run_parquet")
+    sparse = 500 // rp.SPARSE_PART_DIVISOR
+    assert len(dim_parts) >= 3 and max(pq.read_metadata(io.BytesIO(b)).num_rows for b in dim_parts.values()) <= 2 * sparse
     assert sum(pq.read_metadata(io.BytesIO(b)).num_rows for b in dim_parts.values()) == len(runs)
     assert f"0 Parquet files from the part cache, {len(files) + len(dim_parts)} written" in log
     whole = ["dim_runs.csv", "fct_pairs.csv", "fct_pairs.parquet", "fct_samples.csv"]
