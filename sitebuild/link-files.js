@@ -10,7 +10,7 @@
 // The rule for "fresh" is Framework's own (loader.js): the cached file is not older than its
 // loader. A hard link shares the cached file's bytes; the part cache replaces files by rename,
 // never in place, so a linked file never changes under the site.
-import {copyFileSync, linkSync, mkdirSync, statSync, unlinkSync} from "node:fs";
+import {copyFileSync, linkSync, mkdirSync, renameSync, statSync, unlinkSync} from "node:fs";
 import {dirname, join} from "node:path";
 import {INTERPRETERS, isFresh} from "./loaders.js";
 
@@ -45,6 +45,14 @@ export function freshSource(root, path) {
   return member && isFile(member.loader) && isFresh(member.cached, member.loader) ? member.cached : null;
 }
 
+function statOrNull(path) {
+  try {
+    return statSync(path);
+  } catch {
+    return null;
+  }
+}
+
 function isFile(path) {
   try {
     return statSync(path).isFile();
@@ -76,19 +84,28 @@ export function linkFreshFiles(root, output, paths) {
 
 /**
  * `source` hard-linked at `target` (a copy where a link cannot be made, e.g. another file
- * system), replacing what was there; returns its size in bytes.
+ * system), replacing what was there (an output root outside the working directory is not
+ * cleared, and an update in place rewrites a served site): made beside it and renamed over it,
+ * so a reader gets the old file or the new one, never none. Returns its size in bytes.
  */
 export function placeFile(source, target) {
   mkdirSync(dirname(target), {recursive: true});
+  const now = statSync(source);
+  const there = statOrNull(target);
+  // already this very file (a part an earlier build linked): nothing to do, and renaming a link
+  // over another link of the same file would leave the temporary name behind (rename(2))
+  if (there && there.ino === now.ino && there.dev === now.dev) return there.size;
+  const temp = `${target}.iopscope-${process.pid}`;
   try {
-    unlinkSync(target); // an output root outside the working directory is not cleared
+    unlinkSync(temp); // left by a build that was killed
   } catch {
     // not there: the usual case
   }
   try {
-    linkSync(source, target);
+    linkSync(source, temp);
   } catch {
-    copyFileSync(source, target);
+    copyFileSync(source, temp);
   }
+  renameSync(temp, target);
   return statSync(target).size;
 }

@@ -1,11 +1,11 @@
 // sitebuild/link-files.js: the dynamic paths whose archive member is fresh in Framework's cache
 // are linked into the output; anything else is left to Framework, which makes and copies it.
 import assert from "node:assert/strict";
-import {existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync} from "node:fs";
+import {existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync} from "node:fs";
 import {tmpdir} from "node:os";
 import {dirname, join} from "node:path";
 import {after, test} from "node:test";
-import {cachedMember, linkFreshFiles} from "../../sitebuild/link-files.js";
+import {cachedMember, linkFreshFiles, placeFile} from "../../sitebuild/link-files.js";
 
 const made = [];
 after(() => made.forEach((dir) => rmSync(dir, {recursive: true, force: true})));
@@ -42,4 +42,18 @@ test("fresh members are linked (same file), stale and missing ones and other pat
   assert.equal(readFileSync(join(output, "data", "marts", "a.csv"), "utf-8"), "x\n1\n");
   assert.equal(existsSync(join(output, "data", "marts", "old.csv")), false);
   assert.equal(cachedMember(root, "/data/x.csv"), null);
+});
+
+test("placeFile replaces a file through a new name renamed over it, and leaves a link of the same file alone", () => {
+  const base = mkdtempSync(join(tmpdir(), "iopscope-place-"));
+  made.push(base);
+  const source = join(base, "cache", "part.parquet");
+  write(source, "PAR1 new");
+  const target = join(base, "dist", "data", "part.parquet");
+  write(target, "PAR1 old bytes");
+  assert.equal(placeFile(source, target), 8);
+  assert.equal(readFileSync(target, "utf-8"), "PAR1 new");
+  assert.equal(statSync(target).ino, statSync(source).ino);
+  assert.equal(placeFile(source, target), 8, "again: already that file");
+  assert.deepEqual(readdirSync(join(base, "dist", "data")), ["part.parquet"], "no temporary name left");
 });
