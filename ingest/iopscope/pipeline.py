@@ -448,7 +448,13 @@ def _keep_update_script(warehouse: Path, script_key: str, record_dir: Path) -> N
     shutil.rmtree(record_dir, ignore_errors=True)
 
 
-def site(paths: Paths, full: bool = False) -> None:
+def site_lock(site_root: Path, wait_s: float | None = locks.DEFAULT_WAIT_S):
+    """One site build at a time per site root: two would share Framework's cache (the loaders'
+    outputs) and the record an update in place starts from, and could write one output together."""
+    return locks.hold(site_root / ".observablehq" / "cache" / "iopscope-build.lock", "site build", wait_s=wait_s)
+
+
+def site(paths: Paths, full: bool = False, wait_s: float | None = locks.DEFAULT_WAIT_S) -> None:
     """Build the static site into dist/. Data-loader outputs are dropped (the warehouse may have
     changed and Framework only reruns a loader whose source file changed); the bundles of npm
     packages in the same cache are kept, so a rebuild does not re-bundle vega and DuckDB-WASM.
@@ -460,10 +466,11 @@ def site(paths: Paths, full: bool = False) -> None:
     site_root = Path(os.environ.get("IOPSCOPE_SITE_ROOT", paths.root / "src"))
     if not site_root.is_absolute():
         site_root = paths.root / site_root
-    shutil.rmtree(site_root / ".observablehq" / "cache" / "data", ignore_errors=True)
     node = shutil.which("node") or "node"
     command = [node, str(paths.root / "sitebuild" / "build.js")] + (["--full"] if full else [])
-    proc = subprocess.run(command, cwd=paths.root, env=child_env(paths))
+    with site_lock(site_root, wait_s):
+        shutil.rmtree(site_root / ".observablehq" / "cache" / "data", ignore_errors=True)
+        proc = subprocess.run(command, cwd=paths.root, env=child_env(paths))
     if proc.returncode != 0:
         raise StageError(f"site build failed (exit {proc.returncode})")
 
@@ -488,7 +495,7 @@ def build(paths: Paths, stages: tuple[str, ...] = ("ingest", "dbt", "site"), for
             mode = build_warehouse(paths, full=force, wait_s=wait_s)
             console.print(f"warehouse: {mode} build")
         elif stage == "site":
-            site(paths, full=force)
+            site(paths, full=force, wait_s=wait_s)
         else:
             raise StageError(f"unknown stage {stage}")
         console.print(f"[green]done[/] {stage} in {time.monotonic() - started:.1f} s")
