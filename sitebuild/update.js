@@ -19,7 +19,8 @@
 //   import it, and so on up: each is rewritten under <name>.<sha256[:8] of its new text>.js,
 //   dependencies first, and the pages that import or preload any of them are rewritten.
 //
-// Anything else makes a full build (build.js): no record of a full build of this output
+// When the data the loaders read is that of the last build too (the warehouse file untouched:
+// dataDigest), nothing runs and nothing is written. Anything else makes a full build (build.js): no record of a full build of this output
 // (<root>/.observablehq/cache/iopscope-site.json, written after each one), any change to the
 // sources under <root>, the configuration, sitebuild/ or the installed packages (one digest of
 // all of them), a page or module in the output not as the last build left it, a loader that
@@ -100,6 +101,43 @@ export function siteInputsDigest(root, output, project = process.cwd()) {
   }
   hash.update(`${resolve(root)}\0${resolve(output)}\0${process.version}`);
   return hash.digest("hex");
+}
+
+// What the loaders read besides their own code (which the digest above covers) and the
+// warehouse: the SQL page's examples (docs/sql.md) and the settings of how parts are cut and
+// cached (src/data/_run_parquet.py, _device_pages.py).
+const DATA_ENV = ["IOPSCOPE_SITE_PART_ROWS", "IOPSCOPE_SITE_PARTS_DIR", "IOPSCOPE_SITE_PAGES_DIR"];
+
+/**
+ * One digest of the data the loaders would read now: the warehouse file as it is (path, size,
+ * time and inode of the file and of its write-ahead log, its build stamp beside it: any write
+ * changes them), docs/sql.md, the settings above. Equal to the last build's: the loaders would
+ * write what they wrote then, and the site is up to date. Paths as src/data/_sitedata.py finds
+ * them: $IOPSCOPE_HOME (else the folder above the site root), $IOPSCOPE_WAREHOUSE (else
+ * <home>/data/warehouse/iopscope.duckdb).
+ */
+export function dataDigest(root, env = process.env) {
+  const home = resolve(env.IOPSCOPE_HOME || join(root, ".."));
+  const warehouse = resolve(env.IOPSCOPE_WAREHOUSE || join(home, "data", "warehouse", "iopscope.duckdb"));
+  const identity = (path) => {
+    try {
+      const {size, mtimeMs, ino, dev} = statSync(path);
+      return [size, mtimeMs, ino, dev];
+    } catch {
+      return null;
+    }
+  };
+  const text = (path) => {
+    try {
+      return sha256(readFileSync(path));
+    } catch {
+      return null;
+    }
+  };
+  return sha256(JSON.stringify({
+    warehouse, file: identity(warehouse), wal: identity(`${warehouse}.wal`), stamp: text(`${warehouse}.build.json`),
+    sqlDocs: text(join(home, "docs", "sql.md")), env: DATA_ENV.map((name) => env[name] ?? null)
+  }));
 }
 
 /** The pages of `output` (its .html files outside Framework's asset folders), relative, posix. */
@@ -216,7 +254,7 @@ export function modulesToRewrite(modules, named) {
  * The record of a full build of `root` into `output` that an update starts from, or null with
  * the reason when the output cannot be updated in place later (then the next build is full).
  */
-export function describeBuild(root, output, inputs) {
+export function describeBuild(root, output, inputs, data = null) {
   const dynamic = readDynamicPaths(root);
   if (!dynamic) return {manifest: null, reason: "the build did not note its dynamic paths"};
   const pages = {};
@@ -243,7 +281,7 @@ export function describeBuild(root, output, inputs) {
   } catch (error) {
     return {manifest: null, reason: `a page or module of ${output} could not be read: ${error.message}`};
   }
-  return {manifest: {version: MANIFEST_VERSION, inputs, output: resolve(output), pages, modules, files, dynamic}, reason: null};
+  return {manifest: {version: MANIFEST_VERSION, inputs, data, output: resolve(output), pages, modules, files, dynamic}, reason: null};
 }
 
 export function readManifest(root) {
@@ -323,6 +361,8 @@ export async function updateInPlace(root, output, {project = process.cwd(), log 
   const manifest = readManifest(root);
   const reason = whyNotInPlace(manifest, root, output, inputs);
   if (reason) return {updated: false, reason};
+  const data = dataDigest(root);
+  if (manifest.data === data) return {updated: true, upToDate: true, ms: Math.round(performance.now() - started)};
 
   const runs = await runLoadersSideBySide(root);
   const report = describeLoaderRuns(runs);
@@ -400,7 +440,7 @@ export async function updateInPlace(root, output, {project = process.cwd(), log 
   const listed = new Set(dynamic);
   const gone = manifest.dynamic.filter((path) => !listed.has(path));
   for (const path of gone) removeWithEmptyParents(join(output, path), output);
-  writeManifest(root, {...manifest, pages, modules, files, dynamic});
+  writeManifest(root, {...manifest, data, pages, modules, files, dynamic});
   return {
     updated: true, changedFiles: changes.size, modulesRewritten: rewrittenModules.size, pagesRewritten, linked: placed.length, bytes,
     removed: gone.length, ms: Math.round(performance.now() - started)

@@ -3,10 +3,11 @@
 // place once the run is back, it must hold the same files with the same bytes as Framework's own
 // build of the whole warehouse (names with a hash and file times aside), and work in Chromium
 // with the run on its page. A change to a page's source makes the next build a full one again,
-// into an output outside the working directory too (Framework refuses to write over one).
+// into an output outside the working directory too (Framework refuses to write over one); with
+// nothing changed, a build writes nothing.
 import assert from "node:assert/strict";
 import {spawnSync} from "node:child_process";
-import {appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync} from "node:fs";
+import {appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync} from "node:fs";
 import {tmpdir} from "node:os";
 import {join} from "node:path";
 import {after, before, test} from "node:test";
@@ -174,5 +175,15 @@ test("a page's source changed: the next build is Framework's, and it writes over
   appendFileSync(join(WORK, "src", "404.md"), "\n<!-- edited -->\n");
   assert.match(build(DIST), /iopscope: full site build \(the site's sources, configuration or packages changed since the last full build\)/);
   assert.match(readFileSync(join(DIST, "404.html"), "utf-8"), /<!-- edited -->/);
-  assert.match(build(DIST), /iopscope: site updated in place/, "then in place again, from the new record");
+});
+
+test("nothing changed since the last build: no loader runs and nothing is written", () => {
+  const before = new Map([...files(DIST).values()].map((rel) => [rel, statSync(join(DIST, rel)).mtimeMs]));
+  const log = build(DIST);
+  assert.match(log, /iopscope: site up to date: the warehouse and the site's sources are those of the last build/);
+  assert.doesNotMatch(log, /data loader/);
+  const after = new Map([...files(DIST).values()].map((rel) => [rel, statSync(join(DIST, rel)).mtimeMs]));
+  assert.deepEqual(after, before);
+  warehouse("keep"); // the same rows in a file written again: the loaders run, the site is updated in place
+  assert.match(build(DIST), /iopscope: site updated in place/);
 });

@@ -3,12 +3,12 @@
 // The whole update against a real Framework build: tests/browser/site-update.test.mjs.
 import assert from "node:assert/strict";
 import {createHash} from "node:crypto";
-import {mkdirSync, mkdtempSync, rmSync, writeFileSync} from "node:fs";
+import {mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync} from "node:fs";
 import {tmpdir} from "node:os";
 import {dirname, join, resolve} from "node:path";
 import {after, test} from "node:test";
 import {
-  attachedFiles, describeBuild, hashedName, modulesToRewrite, registeredFiles, rehashedModule, renameModules,
+  attachedFiles, dataDigest, describeBuild, hashedName, modulesToRewrite, registeredFiles, rehashedModule, renameModules,
   rewriteAttachments, rewriteRegistrations, siteInputsDigest, whyNotInPlace
 } from "../../sitebuild/update.js";
 import {recordDynamicPaths} from "../../sitebuild/warehouse-paths.js";
@@ -160,4 +160,31 @@ test("an update in place is refused when the sources, the output or its pages an
   write(join(output, "_import", "components", "device-colors.c57c4af0.js"), COLORS_MODULE);
   rmSync(join(output, "_file", "data", "marts", "run_marts.ec40e3de.json"));
   assert.match(whyNotInPlace(manifest, root, output, inputs), /run_marts\.ec40e3de\.json is missing/);
+});
+
+test("the data the loaders read: unchanged while the warehouse file, its stamp, docs/sql.md and the part settings are", () => {
+  const {project, root} = builtSite();
+  const warehouse = join(project, "data", "warehouse", "iopscope.duckdb");
+  write(warehouse, "DUCK");
+  write(`${warehouse}.build.json`, '{"generation": 1}');
+  write(join(project, "docs", "sql.md"), "## 1. Example\n");
+  const env = {IOPSCOPE_HOME: project};
+  const before = dataDigest(root, env);
+  assert.equal(dataDigest(root, env), before, "nothing changed");
+  assert.equal(dataDigest(root, {}), before, "the same paths found without IOPSCOPE_HOME (the folder above the site root)");
+  const changes = [
+    () => { write(`${warehouse}.new`, "DUCK"); renameSync(`${warehouse}.new`, warehouse); }, // another file, same bytes
+    () => write(`${warehouse}.wal`, "log"),
+    () => write(`${warehouse}.build.json`, '{"generation": 2}'),
+    () => write(join(project, "docs", "sql.md"), "## 1. Another example\n")
+  ];
+  let last = before;
+  for (const change of changes) {
+    change();
+    const now = dataDigest(root, env);
+    assert.notEqual(now, last, String(change));
+    last = now;
+  }
+  assert.notEqual(dataDigest(root, {...env, IOPSCOPE_SITE_PART_ROWS: "500"}), last, "the part size");
+  assert.notEqual(dataDigest(root, {...env, IOPSCOPE_WAREHOUSE: join(project, "other.duckdb")}), last, "another warehouse");
 });
