@@ -29,7 +29,7 @@
 // rewritten modules differ from Framework's own (its hash mixes in the data files' times), which
 // gives its full builds new module names at every build anyway.
 import {createHash} from "node:crypto";
-import {existsSync, readFileSync, readdirSync, renameSync, rmdirSync, statSync, unlinkSync, writeFileSync} from "node:fs";
+import {existsSync, readFileSync, readdirSync, renameSync, rmSync, rmdirSync, statSync, unlinkSync, writeFileSync} from "node:fs";
 import {dirname, join, posix, relative, resolve} from "node:path";
 import {freshSource, placeFile} from "./link-files.js";
 import {describeLoaderRuns, runLoadersSideBySide} from "./loaders.js";
@@ -363,6 +363,10 @@ export async function updateInPlace(root, output, {project = process.cwd(), log 
   if (reason) return {updated: false, reason};
   const data = dataDigest(root);
   if (manifest.data === data) return {updated: true, upToDate: true, ms: Math.round(performance.now() - started)};
+  // The data changed: every loader runs again, whatever its outputs' times (Framework's own rule
+  // reruns a loader only when its code changed, so `npm run build` kept the old data; `iopscope
+  // build` clears them itself, pipeline.site)
+  rmSync(join(root, ".observablehq", "cache", "data"), {recursive: true, force: true});
 
   const runs = await runLoadersSideBySide(root);
   const report = describeLoaderRuns(runs);

@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import {spawnSync} from "node:child_process";
 import {appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync} from "node:fs";
 import {tmpdir} from "node:os";
-import {join} from "node:path";
+import {dirname, join} from "node:path";
 import {after, before, test} from "node:test";
 import {ROOT, launchBrowser, openPage, startServer} from "./harness.mjs";
 
@@ -186,4 +186,20 @@ test("nothing changed since the last build: no loader runs and nothing is writte
   assert.deepEqual(after, before);
   warehouse("keep"); // the same rows in a file written again: the loaders run, the site is updated in place
   assert.match(build(DIST), /iopscope: site updated in place/);
+});
+
+test("npm run build (the loaders' outputs of the last build still cached) takes a changed warehouse in too", () => {
+  const catalog = () => readFileSync(join(DIST, files(DIST).get("_file/data/catalog.#.json")), "utf-8");
+  assert.ok(catalog().includes(`"${runId}"`), "the run is in the catalog");
+  warehouse("run");
+  // (the loaders' Python as `iopscope build` gives it them: the venv's, first on PATH)
+  const bin = dirname(PYTHON);
+  const done = spawnSync(process.execPath, [join(ROOT, "sitebuild", "build.js")], {
+    cwd: ROOT, encoding: "utf-8", timeout: 600000,
+    env: {...process.env, PATH: `${bin}:${process.env.PATH}`, IOPSCOPE_HOME: ROOT, IOPSCOPE_SITE_ROOT: join(WORK, "src"),
+          IOPSCOPE_DIST: DIST, IOPSCOPE_WAREHOUSE: WAREHOUSE}
+  });
+  assert.equal(done.status, 0, done.stderr.slice(-3000));
+  assert.match(done.stderr, /iopscope: site updated in place, no page rebuilt: [1-9]\d* of the pages' files changed/);
+  assert.ok(!catalog().includes(`"${runId}"`), "the run left the catalog");
 });
