@@ -644,15 +644,10 @@ def run_site(env: dict[str, str], site_root: Path, dist: Path, timeout_s: float 
     out["outputs_built"] = len(re.findall(r"\bin \d+ms", log_text))
     # sitebuild/build.js: the output updated in place (no page rebuilt), or Framework's build and why
     # what the loaders took from their caches and wrote, and what the in-place update did
-    out["notes"] = [line.strip() for line in log_text.splitlines()
-                    if re.match(r"\s*(marts|pages): |\s*iopscope: (site updated|full site build)", line)]
-    if re.search(r"iopscope: site updated in place", log_text):
-        out["mode"] = "in place"
-    else:
-        out["mode"] = "full"
-        reason = re.search(r"iopscope: full site build \((.*)\)", log_text)
-        if reason:
-            out["full_reason"] = reason[1]
+    out["notes"] = said_lines(log_text)
+    out["mode"], reason = site_mode(log_text)
+    if reason:
+        out["full_reason"] = reason
     # and "load /data/<file> → [missing] success <size> in <N>ms" once per data loader it ran:
     # where a rebuild's time goes (loaders run concurrently, so these overlap)
     out["loaders_ms"] = {name: int(ms) for name, ms in
@@ -677,6 +672,23 @@ def run_site(env: dict[str, str], site_root: Path, dist: Path, timeout_s: float 
     return out
 
 
+# The lines in which the stages say what they did: the ingest's counts, the replayed update's,
+# the loaders' (what came from their caches, what was written) and the site's build
+_SAID = r"\s*(ingest: |warehouse: update|iopscope: data loader|marts: |pages: |iopscope: (site updated|full site))"
+
+
+def said_lines(log_text: str) -> list[str]:
+    return [" ".join(line.split()) for line in log_text.splitlines() if re.match(_SAID, line)]
+
+
+def site_mode(log_text: str) -> tuple[str, str | None]:
+    """How sitebuild/build.js built: ("in place", None), or ("full", why) as it logged it."""
+    if "iopscope: site updated in place" in log_text:
+        return "in place", None
+    reason = re.search(r"iopscope: full site build \((.*)\)", log_text)
+    return "full", reason[1] if reason else None
+
+
 def run_build(env: dict[str, str], target: Path, site_root: Path, dist: Path) -> dict[str, Any]:
     """``iopscope build``: ingest, warehouse and site in one command and one process, as a lab
     runs it (the other measurements run each stage as a command of its own). The site is that
@@ -691,11 +703,9 @@ def run_build(env: dict[str, str], target: Path, site_root: Path, dist: Path) ->
     log_text = m["stdout"] + m["stderr"]
     out["stages_s"] = {stage: float(s) for stage, s in re.findall(r"done (\w+) in ([\d.]+) s", log_text)}
     out["new_run_parsed"] = re.search(r"\(1 parsed\b", " ".join(log_text.split())) is not None
-    out["site_mode"] = "in place" if "iopscope: site updated in place" in log_text else "full"
+    out["site_mode"] = site_mode(log_text)[0]
     out["warehouse_replayed"] = "update replayed without dbt" in log_text
-    # what each stage said about its work (the ingest's counts, the replay's, the loaders' and the site's)
-    said = r"\s*(ingest: |warehouse: update|iopscope: data loader|marts: |pages: |iopscope: (site updated|full site))"
-    out["notes"] = [" ".join(line.split()) for line in log_text.splitlines() if re.match(said, line)]
+    out["notes"] = said_lines(log_text)
     if m["rc"] != 0:
         out["stderr_tail"] = log_text[-1500:]
     return out

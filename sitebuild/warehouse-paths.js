@@ -44,13 +44,7 @@ export async function warehousePaths(root) {
  */
 export function listedDynamicPaths(root) {
   const file = freshSource(root, "/data/marts/dynamic_paths.json");
-  if (!file) return null;
-  try {
-    const paths = JSON.parse(readFileSync(file, "utf-8"));
-    return Array.isArray(paths) ? paths : null;
-  } catch {
-    return null;
-  }
+  return file ? readPathList(file) : null;
 }
 
 /** Where a build notes the dynamic paths it wrote, for the next in-place update (update.js). */
@@ -65,8 +59,13 @@ export function recordDynamicPaths(root, paths) {
 }
 
 export function readDynamicPaths(root) {
+  return readPathList(dynamicPathsRecord(root));
+}
+
+/** The JSON list of paths in `file`, or null (missing, unreadable, not a list). */
+function readPathList(file) {
   try {
-    const paths = JSON.parse(readFileSync(dynamicPathsRecord(root), "utf-8"));
+    const paths = JSON.parse(readFileSync(file, "utf-8"));
     return Array.isArray(paths) ? paths : null;
   } catch {
     return null;
