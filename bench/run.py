@@ -682,9 +682,12 @@ def said_lines(log_text: str) -> list[str]:
 
 
 def site_mode(log_text: str) -> tuple[str, str | None]:
-    """How sitebuild/build.js built: ("in place", None), or ("full", why) as it logged it."""
+    """How sitebuild/build.js built: ("in place", None), ("up to date", None) when nothing had
+    changed, or ("full", why) as it logged it."""
     if "iopscope: site updated in place" in log_text:
         return "in place", None
+    if "iopscope: site up to date" in log_text:
+        return "up to date", None
     reason = re.search(r"iopscope: full site build \((.*)\)", log_text)
     return "full", reason[1] if reason else None
 
