@@ -8,7 +8,7 @@ import {buildSync} from "esbuild";
 import {linkFreshFiles} from "./sitebuild/link-files.js";
 import {describeLoaderRuns, runLoadersSideBySide} from "./sitebuild/loaders.js";
 import {siteOutput, siteRoot} from "./sitebuild/site-dirs.js";
-import {listedDynamicPaths, recordDynamicPaths, warehousePaths} from "./sitebuild/warehouse-paths.js";
+import {builtDynamicPaths, recordDynamicPaths, warehousePaths} from "./sitebuild/warehouse-paths.js";
 
 // (IOPSCOPE_SITE_ROOT and IOPSCOPE_DIST: a test or a second checkout builds elsewhere)
 const root = siteRoot();
@@ -88,7 +88,7 @@ export default {
     const report = describeLoaderRuns(await loaderRuns);
     if (report) process.stderr.write(`${report}\n`);
     // as the marts loader listed them, else (it failed: Framework runs it again) from _paths.py
-    const paths = listedDynamicPaths(root) ?? await warehousePaths(root);
+    const paths = await builtDynamicPaths(root);
     // noted for the next build, which may update this output in place (sitebuild/update.js)
     recordDynamicPaths(root, paths);
     const {linked, bytes, rest} = linkFreshFiles(root, output, paths);

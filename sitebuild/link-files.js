@@ -42,10 +42,11 @@ export function freshSource(root, path) {
     return isFresh(cached, `${file}${ext}`) ? cached : null;
   }
   const member = cachedMember(root, path);
-  return member && isFile(member.loader) && isFresh(member.cached, member.loader) ? member.cached : null;
+  return member && isFresh(member.cached, member.loader) ? member.cached : null; // (no loader: not fresh)
 }
 
-function statOrNull(path) {
+/** The stat of `path`, or null when there is nothing there (or it cannot be read). */
+export function statOrNull(path) {
   try {
     return statSync(path);
   } catch {
@@ -53,13 +54,7 @@ function statOrNull(path) {
   }
 }
 
-function isFile(path) {
-  try {
-    return statSync(path).isFile();
-  } catch {
-    return false;
-  }
-}
+const isFile = (path) => statOrNull(path)?.isFile() ?? false;
 
 /**
  * Links each of `paths` whose cached member is fresh into `output` (a copy where a link cannot

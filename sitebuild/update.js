@@ -31,9 +31,9 @@
 import {createHash} from "node:crypto";
 import {existsSync, readFileSync, readdirSync, renameSync, rmSync, rmdirSync, statSync, unlinkSync, writeFileSync} from "node:fs";
 import {dirname, join, posix, relative, resolve} from "node:path";
-import {freshSource, placeFile} from "./link-files.js";
+import {freshSource, placeFile, statOrNull} from "./link-files.js";
 import {describeLoaderRuns, runLoadersSideBySide} from "./loaders.js";
-import {listedDynamicPaths, readDynamicPaths, warehousePaths} from "./warehouse-paths.js";
+import {builtDynamicPaths, readDynamicPaths} from "./warehouse-paths.js";
 
 const MANIFEST_VERSION = 1;
 // Framework's top-level output folders that hold no page
@@ -120,12 +120,8 @@ export function dataDigest(root, env = process.env) {
   const home = resolve(env.IOPSCOPE_HOME || join(root, ".."));
   const warehouse = resolve(env.IOPSCOPE_WAREHOUSE || join(home, "data", "warehouse", "iopscope.duckdb"));
   const identity = (path) => {
-    try {
-      const {size, mtimeMs, ino, dev} = statSync(path);
-      return [size, mtimeMs, ino, dev];
-    } catch {
-      return null;
-    }
+    const stat = statOrNull(path);
+    return stat && [stat.size, stat.mtimeMs, stat.ino, stat.dev];
   };
   const text = (path) => {
     try {
@@ -373,7 +369,7 @@ export async function updateInPlace(root, output, {project = process.cwd(), log 
   if (report) log(report);
   const failed = runs.find((run) => !run.ok);
   if (failed) return {updated: false, reason: `data loader /data/${failed.name} failed (${failed.detail})`};
-  const dynamic = listedDynamicPaths(root) ?? await warehousePaths(root);
+  const dynamic = await builtDynamicPaths(root);
 
   // What the pages name: unchanged, or a new hashed copy. Each file is found where Framework's
   // build would take it (link-files.js freshSource: the loaders left every output fresh), else

@@ -1,8 +1,8 @@
 // The data files the site serves under stable names (the marts' downloads and the Parquet parts
 // the run page reads by range) depend on what the warehouse holds, which a data loader cannot
 // tell Framework: src/data/_paths.py (venv Python, reads the marts of $IOPSCOPE_WAREHOUSE) lists
-// them, and so does the marts loader that writes them (listedDynamicPaths). The configuration's
-// dynamicPaths and the in-place update (update.js) both ask here.
+// them, and so does the marts loader that writes them (builtDynamicPaths, once the loaders ran).
+// The configuration's dynamicPaths and the in-place update (update.js) both ask here.
 import {execFile} from "node:child_process";
 import {existsSync, mkdirSync, readFileSync, writeFileSync} from "node:fs";
 import {dirname, join, resolve} from "node:path";
@@ -42,9 +42,14 @@ export async function warehousePaths(root) {
  * Framework's cache: src/data/marts.zip.py writes the same list as _paths.py, which then need
  * not run, ~0.5 s of CPU at 10,000 runs while the loaders run), or null.
  */
-export function listedDynamicPaths(root) {
+function listedDynamicPaths(root) {
   const file = freshSource(root, "/data/marts/dynamic_paths.json");
   return file ? readPathList(file) : null;
+}
+
+/** The dynamic paths once the loaders ran: as the marts loader listed them, else from _paths.py. */
+export async function builtDynamicPaths(root) {
+  return listedDynamicPaths(root) ?? warehousePaths(root);
 }
 
 /** Where a build notes the dynamic paths it wrote, for the next in-place update (update.js). */
