@@ -692,16 +692,18 @@ def site_mode(log_text: str) -> tuple[str, str | None]:
     return "full", reason[1] if reason else None
 
 
-def run_build(env: dict[str, str], target: Path, site_root: Path, dist: Path) -> dict[str, Any]:
+def run_build(env: dict[str, str], target: Path, site_root: Path, dist: Path,
+              only: list[Path] | None = None) -> dict[str, Any]:
     """``iopscope build``: ingest, warehouse and site in one command and one process, as a lab
     runs it (the other measurements run each stage as a command of its own). The site is that
     of ``site_root`` (its sources and Framework cache) into ``dist``; the stages' times are the
-    command's own "done <stage> in <s> s" lines."""
+    command's own "done <stage> in <s> s" lines. ``only``: ``iopscope build <run folder>``, as a
+    capture that knows the folder it wrote runs it (no walk of the raw tree)."""
     project = SNAP.get("project", ROOT)
     env = {**env, "DBT_TARGET_PATH": str(target), "DBT_LOG_PATH": str(target.parent / "logs"), "IOPSCOPE_HOME": str(project),
            "IOPSCOPE_SITE_ROOT": str(site_root / "src"), "IOPSCOPE_DIST": str(dist), "IOPSCOPE_PYTHON": PY, "NO_COLOR": "1",
            "COLUMNS": "200"}
-    m = measure([str(BIN / "iopscope"), "build"], env=env, cwd=project)
+    m = measure([str(BIN / "iopscope"), "build", *map(str, only or [])], env=env, cwd=project)
     out: dict[str, Any] = {k: m[k] for k in ("rc", "wall_s", "cpu_s", "max_rss_mib", "tree_rss_peak_mib")}
     log_text = m["stdout"] + m["stderr"]
     out["stages_s"] = {stage: float(s) for stage, s in re.findall(r"done (\w+) in ([\d.]+) s", log_text)}
@@ -821,11 +823,21 @@ def section_scale(work: Path, scale: str, seed: int, do_dbt: bool, do_site: bool
     return out
 
 
+def replay_script_current(warehouse: Path) -> bool:
+    """The warehouse's update script (iopscope/update_replay.py) was recorded for the project
+    that built it, so the next update replays it. One left by an older project (the benchmark of
+    a changed model: the full build above replaced the warehouse) is not: the next update would
+    run dbt, and the measured update would be dbt's, not the replay a lab's updates are."""
+    from iopscope import build_stamp, update_replay
+
+    build_key = build_stamp.read(warehouse).get("build_key")
+    return bool(build_key) and update_replay.load(warehouse, update_replay.script_key(build_key, warehouse)) is not None
+
+
 def section_incremental(work: Path, scale: str, seed: int, do_dbt: bool, do_site: bool = False,
                         browser_pages: list[str] | None = None) -> dict[str, Any]:
     """One new run into the lake of ``scale`` (built by section_scale), then rebuild; with
     ``browser_pages`` the rebuilt site is measured in Chromium too."""
-    from iopscope import update_replay
     from iopscope.synth.generate import generate, plan
 
     runs, length = scale_plan(scale)
@@ -858,7 +870,7 @@ def section_incremental(work: Path, scale: str, seed: int, do_dbt: bool, do_site
         out["prepare"] = {"ingest": measure([str(BIN / "iopscope"), "ingest", "--quiet"], env=env, cwd=ROOT)["wall_s"]}
         if do_dbt and wh.exists():
             out["prepare"]["dbt"] = run_dbt(env, work / f"dbt-{scale}" / "target", "update")["wall_s"]
-            if not update_replay.path(wh).exists():
+            if not replay_script_current(wh):
                 # A lab's second update onwards replays the statements the first one recorded
                 # (iopscope/update_replay.py); after the full build of the scales section there
                 # is none yet: one more run, updated by dbt, records them (not measured).
@@ -907,6 +919,14 @@ def section_incremental(work: Path, scale: str, seed: int, do_dbt: bool, do_site
                 generate(raw, runs + 3, seed, start=runs + 2, length=length)
                 log(f"incremental: iopscope build of one more new run into {scale} (one command)")
                 out["build"] = run_build(env, work / f"dbt-{scale}" / "target", root, work / f"dist-{scale}-incremental")
+                # the same for one more run, named: `iopscope build <run folder>` reads that run
+                # alone instead of walking the whole raw tree (what grows with the archive)
+                named = plan(seed, runs + 4, length)[runs + 3]
+                created.append((raw / named.rel_dir, (raw / named.rel_dir).parent.exists()))
+                generate(raw, runs + 4, seed, start=runs + 3, length=length)
+                log(f"incremental: iopscope build <run folder> of one more new run into {scale} (one command)")
+                out["build_named"] = run_build(env, work / f"dbt-{scale}" / "target", root,
+                                               work / f"dist-{scale}-incremental", only=[raw / named.rel_dir])
     finally:
         for run_dir, campaign_existed in reversed(created):
             shutil.rmtree(run_dir if campaign_existed else run_dir.parent, ignore_errors=True)
@@ -1071,8 +1091,11 @@ def run_page_target(scale: str, run_page: dict | None) -> dict[str, Any] | None:
 
 def incremental_targets(runs: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """One new run: under 10 s (with the site when it was measured, else ingest + warehouse),
-    and not growing with the archive (log-log slope between the smallest and largest lake)."""
-    rows, points = [], []
+    and not growing with the archive (log-log slope between the smallest and largest lake), for
+    each way it was measured: ingest + update as two commands, `iopscope build` (one command,
+    the raw tree walked), `iopscope build <run folder>` (one command, the run named)."""
+    rows = []
+    points: dict[str, list[tuple[int, float, float]]] = {}
     for inc in runs:
         if "ingest_plus_dbt_wall_s" not in inc:
             continue
@@ -1089,31 +1112,41 @@ def incremental_targets(runs: list[dict[str, Any]]) -> list[dict[str, Any]]:
         total = inc.get("ingest_dbt_site_wall_s", inc["ingest_plus_dbt_wall_s"])
         what = "ingest + warehouse update + site" if "ingest_dbt_site_wall_s" in inc else "ingest + warehouse update"
         floor = (inc.get("dbt_floor") or {}).get("wall_s")
-        build = inc.get("build") or {}
-        if build.get("rc") == 0 and build.get("new_run_parsed"):
-            # the issue's own measure: `iopscope build`, one command, for one more new run
-            stages = " + ".join(f"{stage} {s}" for stage, s in build.get("stages_s", {}).items())
-            rows.append({"target": f"1 new run into the {inc['scale']}-run lake, `iopscope build` (one command) < "
-                                   f"{TARGETS['incremental_s']:.0f} s",
-                         "value": f"{build['wall_s']} s ({stages}; site {build.get('site_mode')}); "
-                                  f"the stages as three commands for the run before: {total} s",
-                         "met": build["wall_s"] < TARGETS["incremental_s"]})
-            continue
-        if build:
-            rows.append({"target": f"1 new run into the {inc['scale']}-run lake, `iopscope build` (one command)",
-                         "value": "failed" if build.get("rc") else "no new run parsed", "met": False})
-        rows.append({"target": f"1 new run into the {inc['scale']}-run lake, {what} < {TARGETS['incremental_s']:.0f} s",
-                     "value": f"{total} s" + (f" (dbt's own floor: {floor} s per invocation)" if floor else ""),
-                     "met": total < TARGETS["incremental_s"]})
         if inc.get("runs"):
-            points.append((inc["runs"], inc["ingest_plus_dbt_wall_s"], inc["ingest_plus_dbt_cpu_s"]))
-    if len(points) >= 2:
-        (x0, w0, c0), (x1, w1, c1) = min(points), max(points)
+            points.setdefault("ingest + update (two commands)", []).append(
+                (inc["runs"], inc["ingest_plus_dbt_wall_s"], inc["ingest_plus_dbt_cpu_s"]))
+        measured_build = False
+        for key, command in (("build", "`iopscope build`"), ("build_named", "`iopscope build <run folder>`")):
+            build = inc.get(key) or {}
+            if build.get("rc") == 0 and build.get("new_run_parsed"):
+                # the issue's own measure: `iopscope build`, one command, for one more new run
+                measured_build = True
+                stages = " + ".join(f"{stage} {s}" for stage, s in build.get("stages_s", {}).items())
+                rows.append({"target": f"1 new run into the {inc['scale']}-run lake, {command} (one command) < "
+                                       f"{TARGETS['incremental_s']:.0f} s",
+                             "value": f"{build['wall_s']} s ({stages}; site {build.get('site_mode')})"
+                                      + (f"; the stages as three commands for the run before: {total} s"
+                                         if key == "build" else ""),
+                             "met": build["wall_s"] < TARGETS["incremental_s"]})
+                if inc.get("runs"):
+                    points.setdefault(f"{command} (one command)", []).append(
+                        (inc["runs"], build["wall_s"], build["cpu_s"]))
+            elif build:
+                rows.append({"target": f"1 new run into the {inc['scale']}-run lake, {command} (one command)",
+                             "value": "failed" if build.get("rc") else "no new run parsed", "met": False})
+        if not measured_build:
+            rows.append({"target": f"1 new run into the {inc['scale']}-run lake, {what} < {TARGETS['incremental_s']:.0f} s",
+                         "value": f"{total} s" + (f" (dbt's own floor: {floor} s per invocation)" if floor else ""),
+                         "met": total < TARGETS["incremental_s"]})
+    for name, series in points.items():
+        if len(series) < 2:
+            continue
+        (x0, w0, c0), (x1, w1, c1) = min(series), max(series)
         slope_wall = round(math.log(w1 / w0) / math.log(x1 / x0), 2)
         slope_cpu = round(math.log(c1 / c0) / math.log(x1 / x0), 2)
-        rows.append({"target": f"1 new run: ingest + update cost grows with slope <= {TARGETS['incremental_slope_max']} "
+        rows.append({"target": f"1 new run, {name}: grows with slope <= {TARGETS['incremental_slope_max']} "
                                f"({x0} -> {x1} runs)",
-                     "value": f"{slope_wall} (wall), {slope_cpu} (CPU)",
+                     "value": f"{slope_wall} (wall: {w0} -> {w1} s), {slope_cpu} (CPU)",
                      "met": slope_wall <= TARGETS["incremental_slope_max"]})
     return rows
 
@@ -1314,12 +1347,13 @@ def markdown(report: dict[str, Any]) -> str:
                    "full": f"Framework's build ({inc['site'].get('full_reason', '')})"}.get(mode, "")
             rows.append([f"site build{f' ({how})' if how else ''}", inc["site"].get("wall_s"), inc["site"].get("cpu_s"),
                          inc["site"].get("max_rss_mib")])
-        build = inc.get("build") or {}
-        if build:
-            stages = ", ".join(f"{stage} {s} s" for stage, s in build.get("stages_s", {}).items())
-            rows.append([f"one more new run, `iopscope build` (one command: {stages}; site {build.get('site_mode')}, warehouse "
-                         f"{'replayed' if build.get('warehouse_replayed') else 'by dbt'})", build.get("wall_s"),
-                         build.get("cpu_s"), build.get("max_rss_mib")])
+        for key, command in (("build", "`iopscope build`"), ("build_named", "`iopscope build <run folder>`")):
+            build = inc.get(key) or {}
+            if build:
+                stages = ", ".join(f"{stage} {s} s" for stage, s in build.get("stages_s", {}).items())
+                rows.append([f"one more new run, {command} (one command: {stages}; site {build.get('site_mode')}, "
+                             f"warehouse {'replayed' if build.get('warehouse_replayed') else 'by dbt'})",
+                             build.get("wall_s"), build.get("cpu_s"), build.get("max_rss_mib")])
         if (inc.get("prepare") or {}).get("record"):
             rows.append(["before it, not counted: the first update after the full build, by dbt (one run; it records "
                          "the statements later updates replay)", inc["prepare"]["record"], "", ""])

@@ -76,17 +76,26 @@ def _json_default(value):
     return str(value)
 
 
+def _refused_paths(paths, only: list[Path], outcome: str) -> bool:
+    """Paths given to ingest or build that cannot name runs (missing, outside the raw root):
+    each printed with why, then what was not done; True when there were any."""
+    from iopscope import pipeline
+
+    outside = pipeline.outside_raw_root(paths, only)
+    for path, why in outside:
+        print(f"{path}: {why}", file=sys.stderr)
+    if outside:
+        print(f"{outcome}: give files or folders under the raw root {paths.raw} "
+              "(or another root with --raw)", file=sys.stderr)
+    return bool(outside)
+
+
 def cmd_ingest(args) -> int:
     from iopscope import pipeline
 
     paths = _paths(args)
     only = [Path(p) for p in args.paths]
-    outside = pipeline.outside_raw_root(paths, only)
-    if outside:
-        for path, why in outside:
-            print(f"{path}: {why}", file=sys.stderr)
-        print(f"nothing ingested: give files or folders under the raw root {paths.raw} "
-              "(or another root with --raw)", file=sys.stderr)
+    if _refused_paths(paths, only, "nothing ingested"):
         return 2
     started = time.monotonic()
     if args.engine == "spark":
@@ -123,8 +132,13 @@ def cmd_build(args) -> int:
     from iopscope import pipeline
 
     stages = tuple(s for s in ("ingest", "dbt", "site") if s not in (args.skip or []))
+    paths = _paths(args)
+    only = [Path(p) for p in args.paths]
+    if _refused_paths(paths, only, "nothing built"):
+        return 2
     try:
-        return pipeline.build(_paths(args), stages=stages, force=args.force, wait_s=args.wait, engine=args.engine)
+        return pipeline.build(paths, stages=stages, force=args.force, wait_s=args.wait, engine=args.engine,
+                              only=only or None)
     except (pipeline.StageError, RuntimeError) as exc:
         pipeline.console.print(f"[red]failed:[/] {pipeline.escape(str(exc))}")
         return 2
@@ -205,6 +219,10 @@ def main(argv: list[str] | None = None) -> int:
     p.set_defaults(func=cmd_compact)
 
     p = with_wait(with_locations(sub.add_parser("build", help="ingest, dbt build and site build, in order")))
+    p.add_argument("paths", nargs="*",
+                   help="ingest only these files or folders (under the raw root), such as the run a capture just "
+                        "wrote: no walk of the whole raw tree (runs removed from it are noticed by the next build "
+                        "without paths); the warehouse and site are updated as always")
     p.add_argument("--skip", action="append", choices=("ingest", "dbt", "site"), help="skip a stage")
     p.add_argument("--force", action="store_true",
                    help="re-parse even unchanged runs, rebuild the warehouse in full and the site with Framework")

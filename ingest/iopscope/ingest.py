@@ -127,19 +127,32 @@ def _ignored_name(name: str) -> bool:
     return name.startswith(".") or name.endswith(IGNORED_SUFFIXES) or name in MANIFEST_NAMES
 
 
-def discover_runs(raw_root: Path) -> list[RunFolder]:
+def discover_runs(raw_root: Path, only: Iterable[str] | None = None) -> list[RunFolder]:
     """Every run folder under raw_root, sorted by path so output order never depends on the OS.
 
     Entries that cannot be read as a regular file under the raw root (a folder without read
     permission, a symlink loop or one leading outside the raw root, a FIFO, a socket, a device)
-    are not read: each becomes one problem of the run it would belong to, and the walk goes on."""
+    are not read: each becomes one problem of the run it would belong to, and the walk goes on.
+
+    ``only`` (paths under the raw root, relative, '/'-separated; '.' is the root): just the runs
+    whose folder holds one of them or lies inside one, the same runs a full walk would find
+    (:func:`selects`). The walk lists only the folders on the way to those paths and the folders
+    of the runs it keeps, so naming the run a capture just wrote costs the same in a tree of
+    10,000 runs as in one of ten (a full walk stats every file: 0.4 s at 10,000 runs)."""
     raw_root = raw_root.resolve()
     runs: list[RunFolder] = []
+    wanted = None if only is None else [w.strip("/") or "." for w in only]
 
     # Strings, not Paths, while walking: a Path per directory entry was most of the CPU of a
     # no-op ingest of 54,000 files. The runs keep text too (RunFolder.file_texts).
     root_text = str(raw_root).rstrip("/")
     cut = len(root_text) + 1
+
+    def needed(rel: str, owner: RunFolder | None) -> bool:
+        # a folder is listed when it leads to a wanted path, lies inside one, or belongs to a
+        # run that is kept (its files are that run's)
+        return wanted is None or (owner is not None and selects(wanted, owner.rel_dir)) or \
+            any(_related(rel, w) for w in wanted)
 
     def walk(folder: str, owner: RunFolder | None, entries: list[os.DirEntry]) -> None:
         by_name = {e.name: e for e in entries}
@@ -167,6 +180,8 @@ def discover_runs(raw_root: Path) -> list[RunFolder]:
             if kind != "dir" and _ignored_name(entry.name):
                 continue
             if kind == "dir":
+                if not needed(entry.path[cut:], owner):
+                    continue
                 try:
                     below = sorted(os.scandir(entry.path), key=lambda e: e.name)
                 except OSError as exc:
@@ -182,7 +197,22 @@ def discover_runs(raw_root: Path) -> list[RunFolder]:
 
     if raw_root.is_dir():
         walk(root_text, None, sorted(os.scandir(root_text), key=lambda e: e.name))
+    if wanted is not None:
+        runs = [r for r in runs if selects(wanted, r.rel_dir)]
     return sorted(runs, key=lambda r: r.rel_dir)
+
+
+def _related(rel: str, wanted: str) -> bool:
+    """rel and wanted (paths under the raw root, '.' the root) are one inside the other."""
+    if rel == "." or wanted == ".":
+        return True
+    return rel == wanted or wanted.startswith(rel + "/") or rel.startswith(wanted + "/")
+
+
+def selects(wanted: list[str], run_dir: str) -> bool:
+    """A run (its folder under the raw root) is ingested for the paths `wanted` when its folder
+    holds one of them or lies inside one: naming a file of a run ingests the whole run."""
+    return any(_related(run_dir, w) for w in wanted)
 
 
 _NOT_REGULAR = ((stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISSOCK, "a socket"),
@@ -326,12 +356,9 @@ class Ingestor:
                 for entry in previous.values():
                     entry["files"] = None  # force re-parse of everything
                 self.lake.save_state(state)
-            runs = discover_runs(self.raw_root)
-            if only:
-                wanted = [Path(p).resolve() for p in only]
-                runs = [r for r in runs if any(_within(self.raw_root / r.rel_dir, w) or
-                                                _within(w, self.raw_root / r.rel_dir) for w in wanted)]
-            else:
+            wanted = self._wanted(only) if only else None
+            runs = discover_runs(self.raw_root, wanted)
+            if not only:
                 present = {r.key for r in runs}
                 for key in [k for k in state["runs"] if k not in present]:
                     self.lake.remove_parts(self._parts(key, state["runs"][key]["dir"],
@@ -459,6 +486,18 @@ class Ingestor:
             files[problem.path.removeprefix(prefix)] = [f"!{problem.reason}", -1, -1]
         return hashes, files
 
+    def _wanted(self, only: Iterable[Path]) -> list[str]:
+        """The paths of ``only`` under the raw root ('.' for the root or a folder holding it); a
+        path elsewhere selects nothing (no run folder holds it or lies inside it)."""
+        wanted = []
+        for p in only:
+            path = Path(p).resolve()
+            if self.raw_root.is_relative_to(path):
+                wanted.append(".")
+            elif path.is_relative_to(self.raw_root):
+                wanted.append(path.relative_to(self.raw_root).as_posix())
+        return wanted
+
     def _rel(self, path: Path | str) -> str:
         # Discovery builds every path under the resolved raw root: no need to resolve again
         # (one lstat per path component), and a string prefix is cut 10x faster than
@@ -572,11 +611,3 @@ def _decide_log_units(rows: RunRows, errors: list[FileError]) -> None:
     for path, note in fio_log.decide_run_units(rows.chunks).items():
         errors[:] = [e for e in errors if not (e.path == path and e.reason.startswith(fio_log.UNIT_NOTE))]
         errors.append(FileError(path, None, note, "warning"))
-
-
-def _within(path: Path, parent: Path) -> bool:
-    try:
-        path.resolve().relative_to(parent.resolve())
-        return True
-    except ValueError:
-        return False

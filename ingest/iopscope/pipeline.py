@@ -476,14 +476,15 @@ def site(paths: Paths, full: bool = False, wait_s: float | None = locks.DEFAULT_
 
 
 def build(paths: Paths, stages: tuple[str, ...] = ("ingest", "dbt", "site"), force: bool = False,
-          wait_s: float | None = locks.DEFAULT_WAIT_S, engine: str = "duckdb") -> int:
-    """Run the stages in order. Ingest errors are reported and the build goes on (exit 1 at the end)."""
+          wait_s: float | None = locks.DEFAULT_WAIT_S, engine: str = "duckdb", only: list[Path] | None = None) -> int:
+    """Run the stages in order. Ingest errors are reported and the build goes on (exit 1 at the end).
+    ``only``: the ingest reads just these files or folders (Ingestor.run)."""
     status = 0
     for number, stage in enumerate(stages, 1):
         console.rule(f"[bold]{number}/{len(stages)} {stage}")
         started = time.monotonic()
         if stage == "ingest":
-            report = ingest(paths, force=force, wait_s=wait_s)
+            report = ingest(paths, only=only, force=force, wait_s=wait_s)
             print_ingest_report(report, time.monotonic() - started)
             if report.failed:
                 status = 1

@@ -17,7 +17,7 @@ described as (
 
     select
         config_id,
-        {{ surrogate_key(['parameter', 'value', 'is_inherited', 'is_flagged', 'source_kind', 'study_id']) }} as row_fingerprint
+        {{ change_fingerprint(['parameter', 'value', 'is_inherited', 'is_flagged', 'source_kind', 'study_id']) }} as row_fingerprint
     from configs
 
 ),
@@ -26,7 +26,7 @@ fingerprinted as (
 
     select
         config_id,
-        {{ group_digest('row_fingerprint') }} as key_fingerprint
+        {{ change_group_fingerprint('row_fingerprint') }} as key_fingerprint
     from described
     group by config_id
 

@@ -47,7 +47,7 @@ result_rows as (
 
     select
         device_id,
-        {{ surrogate_key(device_comparison_inputs()) }} as row_fingerprint
+        {{ change_fingerprint(device_comparison_inputs()) }} as row_fingerprint
     from metrics
 
 ),
@@ -63,7 +63,7 @@ tpcc_side_rows as (
 
     select
         device_facts.device_id,
-        {{ surrogate_key(["'tpcc'"] + prefixed(sides['tpcc_steps'], 'tpcc_steps.') + prefixed(sides['tpcc_knees'], 'tpcc_knees.')) }} as row_fingerprint
+        {{ change_fingerprint(["'tpcc'"] + prefixed(sides['tpcc_steps'], 'tpcc_steps.') + prefixed(sides['tpcc_knees'], 'tpcc_knees.')) }} as row_fingerprint
     from device_facts
     inner join tpcc_steps on device_facts.fact_id = tpcc_steps.tpcc_result_id
     inner join tpcc_knees on tpcc_steps.sweep_id = tpcc_knees.sweep_id
@@ -74,7 +74,7 @@ io_side_rows as (
 
     select
         device_facts.device_id,
-        {{ surrogate_key(["'io'"] + prefixed(sides['io_steps'], 'io_steps.')) }} as row_fingerprint
+        {{ change_fingerprint(["'io'"] + prefixed(sides['io_steps'], 'io_steps.')) }} as row_fingerprint
     from device_facts
     inner join io_steps on device_facts.fact_id = io_steps.fact_id
 
@@ -94,7 +94,7 @@ fingerprinted as (
 
     select
         device_id,
-        {{ group_digest('row_fingerprint') }} as key_fingerprint
+        {{ change_group_fingerprint('row_fingerprint') }} as key_fingerprint
     from all_rows
     group by device_id
 

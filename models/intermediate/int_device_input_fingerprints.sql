@@ -41,7 +41,7 @@ input_rows as (
 
     select
         device_id,
-        {{ surrogate_key(["'" ~ name ~ "'"] + columns_of(relation, ['device_id'])) }} as row_fingerprint
+        {{ change_fingerprint(["'" ~ name ~ "'"] + columns_of(relation, ['device_id'])) }} as row_fingerprint
     from {{ name }}
     {%- if not loop.last %}
     union all
@@ -54,7 +54,7 @@ fingerprinted as (
 
     select
         device_id,
-        {{ group_digest('row_fingerprint') }} as key_fingerprint
+        {{ change_group_fingerprint('row_fingerprint') }} as key_fingerprint
     from input_rows
     group by device_id
 

@@ -5,7 +5,9 @@
 --                     byte, an added, removed or renamed file, or a new parser version changes it.
 --   is_new_or_changed = the run has no fingerprint, or another one, in the previous build (the
 --                     warehouse copy an incremental build starts from; true for every run in a
---                     full build): the runs incremental models select (runs_to_build).
+--                     full build): what this build brought. The incremental models select by
+--                     their own ledgers instead (runs_to_build), which also know the runs a
+--                     partial `dbt run -s` flagged here without building them.
 -- Materialized as a table: every incremental model reads it twice per build.
 {{ config(materialized='table') }}
 {%- set previous = none -%}

@@ -4,41 +4,25 @@
 --   is_steady_state = cv_pct <= var('steady_state_max_cv_pct')
 -- A published series links to the one result with the same study, host, device, config and
 -- connections (no link when several match); a measured series to the result of its file.
--- Only steady-state samples count (measured window, without the ramp-up-mixed first line).
+-- The series' statistics come from int_tpcc_series_aggregated (steady-state samples only:
+-- measured window, without the ramp-up-mixed first line), which an update builds for new and
+-- changed runs alone; the link to a result is made again for all series on every build.
 -- Materialized as a table: several models and tests read it, a view would recompute the chain.
 {{ config(materialized='table') }}
 
-with intervals as (
+with series as (
 
-    select * from {{ ref('int_tpcc_intervals_unioned') }}
-    where is_steady_state_sample
+    select
+        tpcc_series_id, source_kind, run_id, source_path, study_id, host_id, device_id, db_config_id,
+        connections, throughput_interval_count, mean_new_order_per_min, stddev_new_order_per_min,
+        mean_p95_new_order_ms
+    from {{ ref('int_tpcc_series_aggregated') }}
 
 ),
 
 results as (
 
     select * from {{ ref('int_tpcc_results_unioned') }}
-
-),
-
-series as (
-
-    select
-        tpcc_series_id,
-        min(source_kind) as source_kind,
-        min(run_id) as run_id,
-        min(source_path) as source_path,
-        min(study_id) as study_id,
-        min(host_id) as host_id,
-        min(device_id) as device_id,
-        min(db_config_id) as db_config_id,
-        min(connections) as connections,
-        count(new_order_per_min) as throughput_interval_count,
-        {{ stable_avg("new_order_per_min") }} as mean_new_order_per_min,
-        {{ stable_stddev_samp("new_order_per_min") }} as stddev_new_order_per_min,
-        {{ stable_avg("p95_new_order_ms") }} as mean_p95_new_order_ms
-    from intervals
-    group by tpcc_series_id
 
 ),
 

@@ -172,3 +172,30 @@ def test_run_page_target_is_met_only_when_every_run_page_drew_in_time():
     assert not blank["met"] and "b: no chart" in blank["value"]
     failed = bench_run.run_page_target("10000", {"loads": 3, "error": "Chromium missing"})
     assert not failed["met"] and "measurement failed" in failed["value"]
+
+
+def test_one_new_run_slopes_are_reported_for_each_way_it_was_measured():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("iopscope_bench_run", ROOT / "bench" / "run.py")
+    bench_run = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench_run)
+
+    def inc(runs, two, walked, named):
+        build = {"rc": 0, "new_run_parsed": True, "stages_s": {"ingest": 0.1}, "site_mode": "in place"}
+        return {"scale": str(runs), "runs": runs, "ingest": {"rc": 0}, "dbt": {"rc": 0}, "new_run_parsed": True,
+                "ingest_plus_dbt_wall_s": two, "ingest_plus_dbt_cpu_s": two,
+                "build": {**build, "wall_s": walked, "cpu_s": walked},
+                "build_named": {**build, "wall_s": named, "cpu_s": named}}
+
+    rows = {r["target"]: r for r in bench_run.incremental_targets([inc(1000, 2.0, 5.0, 4.0), inc(10000, 4.0, 9.0, 4.8)])}
+    slopes = {t: r for t, r in rows.items() if "slope" in t}
+    assert len(slopes) == 3
+    two = next(r for t, r in slopes.items() if "two commands" in t)
+    assert two["value"].startswith("0.3 ") and not two["met"]            # log10(4 / 2) = 0.30
+    named = next(r for t, r in slopes.items() if "<run folder>" in t)
+    assert named["value"].startswith("0.08 ") and named["met"]          # log10(4.8 / 4) = 0.079
+    walked = next(r for t, r in slopes.items() if "`iopscope build` (one" in t)
+    assert walked["value"].startswith("0.26 ") and not walked["met"]    # log10(9 / 5) = 0.255
+    under = [r for t, r in rows.items() if "< 10 s" in t]
+    assert len(under) == 4 and all(r["met"] for r in under)

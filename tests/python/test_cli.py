@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 
@@ -48,6 +49,22 @@ def test_ingest_exit_status_reports_failures(tmp_path):
     proc = run("ingest", "--raw", str(tmp_path / "raw"), "--lake", str(tmp_path / "lake"), "--quiet")
     assert proc.returncode == 1
     assert "x/bad.txt" in proc.stderr and "no parser recognizes" in proc.stderr
+
+
+def test_build_of_named_paths_ingests_only_those_runs(tmp_path):
+    raw = tmp_path / "raw" / "measured"
+    for name in ("a", "b"):
+        shutil.copytree(THIN_SLICE, raw / name)
+        manifest = raw / name / "run.toml"
+        manifest.write_text(manifest.read_text().replace(THIN_SLICE.name, f"run-{name}"))
+    where = ["--raw", str(tmp_path / "raw"), "--lake", str(tmp_path / "lake")]
+    proc = run("build", *where, "--skip", "dbt", "--skip", "site", str(raw / "b"))
+    assert proc.returncode == 0, proc.stderr
+    said = " ".join((proc.stdout + proc.stderr).split())
+    assert "1 runs (1 parsed" in said, said
+    refused = run("build", *where, "--skip", "dbt", "--skip", "site", str(tmp_path))
+    assert refused.returncode == 2 and "is not under the raw root" in refused.stderr
+    assert "nothing built" in refused.stderr
 
 
 def test_a_termination_wrapped_by_python_is_one_line_not_a_traceback(capsys):

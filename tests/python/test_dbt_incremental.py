@@ -136,13 +136,44 @@ def test_incremental_build_equals_full_build(private_env):
     assert 0 < changed_devices < devices
 
 
+def test_a_model_left_behind_or_without_its_ledger_catches_up_at_the_next_update(private_env):
+    """A partial `dbt run -s int_run_fingerprints` sees a new run (flagged new there) without
+    building the models that read it: the next update must still build that run into every
+    by-run model, though int_run_fingerprints no longer flags it (the ledger of each model does
+    not hold it). And a model whose ledger was lost is rebuilt whole, not left with stale rows."""
+    paths = private_env
+    assert not Ingestor(paths.raw, paths.lake).run().failed
+    assert pipeline.build_warehouse(paths, run_tests=False) == "full"
+    incremental = _incremental_models(paths.lake.parent / "target")
+
+    _copy_run(paths.raw, ADDED_FROM)
+    shutil.rmtree(paths.raw / DELETED)
+    assert not Ingestor(paths.raw, paths.lake).run().failed
+    pipeline.dbt(paths, ["run", "-s", "int_run_fingerprints"])
+    with duckdb.connect(str(paths.warehouse)) as con:
+        added = con.execute("select run_id from intermediate.int_run_fingerprints where is_new_or_changed").fetchall()
+        assert len(added) == 1 and added[0][0].endswith("-copy")
+        con.execute("drop table intermediate.run_builds__fct_iostat_device_samples")
+    assert pipeline.build_warehouse(paths, run_tests=False) == "incremental"
+
+    fresh = dataclasses.replace(paths, warehouse=paths.warehouse.parent.parent / "full" / "iopscope.duckdb")
+    assert pipeline.build_warehouse(fresh, run_tests=False) == "full"
+    con = _compare_marts(paths.warehouse, fresh.warehouse, incremental)
+    runs = {r[0] for r in con.execute("select distinct run_id from inc.marts.fct_cpu_samples").fetchall()}
+    assert any(r.endswith("-copy") for r in runs) and _run_id(DELETED) not in runs
+
+
 def _compare_marts(inc: Path, full: Path, incremental: list[str]) -> duckdb.DuckDBPyConnection:
     con = duckdb.connect()
     con.execute(f"attach '{inc}' as inc (read_only)")
     con.execute(f"attach '{full}' as ful (read_only)")
     marts = _relations(con, "ful", "marts")
     assert marts == _relations(con, "inc", "marts") and len(marts) > 15
-    compared = [f"marts.{t}" for t in marts] + [f"intermediate.{m}" for m in incremental if m.startswith("int_")]
+    # the incremental models, and the ledgers of the by-run ones (the runs each was built for)
+    ledgers = [t for t in _relations(con, "ful", "intermediate") if t.startswith("run_builds__")]
+    assert ledgers == [t for t in _relations(con, "inc", "intermediate") if t.startswith("run_builds__")] and ledgers
+    compared = [f"marts.{t}" for t in marts] + [f"intermediate.{m}" for m in incremental if m.startswith("int_")] + \
+        [f"intermediate.{t}" for t in ledgers]
     counts = {name: con.execute(f"select count(*) from inc.{name}").fetchone()[0] for name in compared}
     assert counts == {name: con.execute(f"select count(*) from ful.{name}").fetchone()[0] for name in compared}
     mismatched = {name: _differences(con, f"inc.{name}", f"ful.{name}") for name in compared}

@@ -62,6 +62,75 @@ def test_discover_runs_by_manifest_and_folder(tmp_path):
     assert runs["measured/good"].collection == "measured"
 
 
+def _nested_tree(root: Path) -> Path:
+    """Runs with manifests, a run inside a run, a run's subfolders, loose files beside runs and
+    at the root: every shape a path-limited walk must find the same runs in."""
+    raw = make_tree(root)
+    (raw / "notes.txt").write_text("loose at the root\n")
+    inner = raw / "measured" / "good" / "retry"
+    inner.mkdir()
+    (inner / "run.toml").write_text(MANIFEST.format(run_id="retry-run"))
+    (inner / "fio.json").write_text(FIO_JSON)
+    (raw / "measured" / "good" / "logs" / "deep").mkdir(parents=True)
+    (raw / "measured" / "good" / "logs" / "deep" / "fio.json").write_text(FIO_JSON)
+    (raw / "old-logs" / "2019" / "sub").mkdir()
+    (raw / "old-logs" / "2019" / "sub" / "b.json").write_text(FIO_JSON)
+    return raw
+
+
+def _summary(runs) -> list[tuple]:
+    return [(r.rel_dir, r.manifest_text, sorted(r.file_texts)) for r in runs]
+
+
+def test_a_path_limited_walk_finds_what_the_full_walk_finds_for_those_paths(tmp_path):
+    from iopscope.ingest import selects
+
+    raw = _nested_tree(tmp_path)
+    full = discover_runs(raw)
+    names = sorted({"."} | {p.relative_to(raw).as_posix() for p in raw.rglob("*")} | {"measured/gone", "nowhere"})
+    for name in names:
+        expected = _summary(r for r in full if selects([name], r.rel_dir))
+        assert _summary(discover_runs(raw, [name])) == expected, name
+    pair = ["measured/good/logs", "old-logs/2019/sub/b.json"]
+    assert _summary(discover_runs(raw, pair)) == _summary(r for r in full if selects(pair, r.rel_dir))
+    # naming a run's file ingests the whole run, and the run inside it; its neighbours are left
+    assert [r.rel_dir for r in discover_runs(raw, ["measured/good/retry/fio.json"])] == \
+        [".", "measured/good", "measured/good/retry"]
+
+
+def test_a_path_limited_walk_lists_only_the_folders_it_needs(tmp_path, monkeypatch):
+    import os
+
+    raw = _nested_tree(tmp_path)
+    for i in range(30):
+        other = raw / "measured" / f"other-{i:02d}" / "iostat"
+        other.mkdir(parents=True)
+        (other.parent / "run.toml").write_text(MANIFEST.format(run_id=f"other-{i}"))
+    listed: list[str] = []
+    real_scandir = os.scandir
+
+    def counting(path):
+        listed.append(Path(path).relative_to(raw).as_posix())
+        return real_scandir(path)
+
+    monkeypatch.setattr("iopscope.ingest.os.scandir", counting)
+    runs = discover_runs(raw, ["measured/broken"])
+    assert [r.rel_dir for r in runs] == [".", "measured/broken"]
+    assert sorted(listed) == [".", "measured", "measured/broken"]
+
+
+def test_ingest_of_named_paths_reads_only_those_runs(tmp_path):
+    raw = make_tree(tmp_path)
+    report = Ingestor(raw, tmp_path / "lake").run([raw / "measured" / "good" / "fio.json"])
+    assert (report.runs_seen, report.runs_ingested) == (1, 1)
+    again = Ingestor(raw, tmp_path / "lake").run([raw / "measured"])
+    assert (again.runs_seen, again.runs_ingested, again.runs_unchanged) == (2, 1, 1)
+    elsewhere = Ingestor(raw, tmp_path / "lake").run([tmp_path / "not-the-raw-tree"])
+    assert (elsewhere.runs_seen, elsewhere.runs_removed) == (0, 0)
+    whole = Ingestor(raw, tmp_path / "lake").run([tmp_path])   # a folder holding the raw tree
+    assert (whole.runs_seen, whole.runs_ingested) == (3, 1)
+
+
 def test_bad_files_are_recorded_and_the_batch_goes_on(tmp_path):
     raw = make_tree(tmp_path)
     report = Ingestor(raw, tmp_path / "lake").run()

@@ -6,6 +6,8 @@ _DUCKDB = {
     "round_to": lambda value, digits: f"round({value}, {digits})",
     "type_double": lambda: "double",
     "delete_stale_runs": lambda: "",
+    "forget_stale_run_builds": lambda: "",
+    "record_run_builds": lambda: "",
     "lake_relation": lambda relation, source_name, table_name: str(relation),
     "concat_texts": lambda parts: f"concat({', '.join(parts)})",
     "delete_rows_of_changed_keys": lambda fingerprints, key_maps: "",
