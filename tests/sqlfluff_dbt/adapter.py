@@ -10,6 +10,8 @@ _DUCKDB = {
     "record_run_builds": lambda: "",
     "lake_relation": lambda relation, source_name, table_name: str(relation),
     "concat_texts": lambda parts: f"concat({', '.join(parts)})",
+    "change_fingerprint": lambda columns: f"hash({', '.join(columns)})",
+    "change_group_fingerprint": lambda column: f"cast(hash(list({column} order by {column})) as varchar)",
     "delete_rows_of_changed_keys": lambda fingerprints, key_maps: "",
     "stable_aggregate": lambda function, expression: f"{function}({expression} order by {expression})",
     "device_pairs_materialization": lambda: "view",
