@@ -18,7 +18,7 @@
     The ledger is what the model holds, kept in the same transaction: before it, steps 1 and 2
     compared every row's (run_id, run_fingerprint) with the current fingerprints, two scans of the
     whole model per update (10 million rows of fct_cpu_samples at 10,000 runs: 0.45 s of an
-    update's 2.3 s over the twelve models, growing with the archive; docs/performance.md, run 24).
+    update's 2.3 s over the twelve by-run models of then, growing with the archive; docs/performance.md, run 24).
     The predicate is wrapped in two comments, /*iopscope:runs_to_build column=... query=...*/ and
     /*iopscope:runs_to_build_end*/: a later update that replays this build's statements instead of
     running dbt (iopscope/update_replay.py) runs the query again and renders the predicate anew, as

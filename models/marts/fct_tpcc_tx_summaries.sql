@@ -4,21 +4,27 @@
 --   mix_share_pct  = finished_count / finished count of all types in the file x 100
 --                    (recomputed; tpcc_start prints its own mix_pct in the Constraint Check)
 --   per_min        = finished_count x 60 / measured seconds
+-- Incremental by run (dbt_project.yml, macros/incremental_runs.sql): a file's rows come from that
+-- file and its run alone.
+-- depends_on: {{ ref('int_run_fingerprints') }}
 with summaries as (
 
     select * from {{ ref('stg_lake__tpcc_tx_summaries') }}
+    where {{ runs_to_build('run_id') }}
 
 ),
 
 tpcc_runs as (
 
     select * from {{ ref('stg_lake__tpcc_runs') }}
+    where {{ runs_to_build('run_id') }}
 
 ),
 
 runs as (
 
     select * from {{ ref('int_runs_identified') }}
+    where {{ runs_to_build('run_id') }}
 
 ),
 

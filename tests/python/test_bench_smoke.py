@@ -199,3 +199,31 @@ def test_one_new_run_slopes_are_reported_for_each_way_it_was_measured():
     assert walked["value"].startswith("0.26 ") and not walked["met"]    # log10(9 / 5) = 0.255
     under = [r for t, r in rows.items() if "< 10 s" in t]
     assert len(under) == 4 and all(r["met"] for r in under)
+
+
+def test_one_new_run_slopes_take_the_median_of_the_repeats():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("iopscope_bench_run", ROOT / "bench" / "run.py")
+    bench_run = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench_run)
+
+    def inc(runs, totals, named):
+        build = {"rc": 0, "new_run_parsed": True, "stages_s": {}, "site_mode": "in place"}
+        first, *more = totals
+        return {"scale": str(runs), "runs": runs, "ingest": {"rc": 0}, "dbt": {"rc": 0}, "new_run_parsed": True,
+                "ingest_plus_dbt_wall_s": first, "ingest_plus_dbt_cpu_s": first,
+                "build_named": {**build, "wall_s": named[0], "cpu_s": named[0]},
+                "repeats": [{"new_run_parsed": True, "ingest_wall_s": 0.5, "ingest_cpu_s": 0.5,
+                             "dbt_wall_s": t - 0.5, "dbt_cpu_s": t - 0.5, "dbt_rc": 0,
+                             "build_named": {**build, "wall_s": n, "cpu_s": n}}
+                            for t, n in zip(more, named[1:])]}
+
+    # one outlier per scale (9.0 at 1,000 runs, 2.0 at 10,000) would give a negative slope alone
+    rows = bench_run.incremental_targets([inc(1000, [9.0, 2.0, 2.1], [4.0, 4.1, 9.9]),
+                                          inc(10000, [2.0, 2.5, 2.6], [4.4, 4.5, 4.6])])
+    two = next(r for r in rows if "two commands" in r["target"])
+    assert "2.1 -> 2.5 s, medians of 3 and 3 runs" in two["value"], two   # log10(2.5 / 2.1) = 0.076
+    assert two["value"].startswith("0.08 ") and two["met"]
+    named = next(r for r in rows if "slope" in r["target"] and "<run folder>" in r["target"])
+    assert "4.1 -> 4.5 s" in named["value"] and named["met"]             # log10(4.5 / 4.1) = 0.04
