@@ -1,9 +1,9 @@
 {#- Incremental by run: the per-sample models rebuild only the runs whose raw files changed.
 
-    Every row of such a model carries `run_fingerprint`, the hash of its run's raw files
-    (int_run_fingerprints) when the row was built, and beside the model a ledger,
-    `intermediate.run_builds__<model>` (run_builds_relation()), lists the runs it was built for,
-    each with that fingerprint (a run that gave the model no row too). On an incremental build:
+    Beside each such model a ledger, `intermediate.run_builds__<model>` (run_builds_relation()),
+    lists the runs it was built for, each with the hash of its raw files (int_run_fingerprints)
+    the build saw, a run that gave the model no row included; the per-sample models also store
+    that `run_fingerprint` on every row. On an incremental build:
       1. pre-hook  delete_stale_runs(): delete the rows of the runs the ledger holds at another
                    fingerprint than the current one, or that vanished from the lake;
       2. model     where runs_to_build('x.run_id'): select only the runs not in the ledger at their
@@ -83,15 +83,22 @@
 {%- endmacro %}
 
 
-{#- The ledger to select from, or none when it does not exist (a warehouse that lost it: the
-    build then deletes every row and builds every run). In a unit test, whose inputs are CTEs and
-    which has no ledger, the runs and fingerprints of the rows given as `this`. -#}
+{#- The ledger when the warehouse holds it, else none (one that lost it: the build then deletes
+    every row and builds every run, and makes the ledger again). -#}
+{% macro existing_run_builds() -%}
+    {%- set ledger = run_builds_relation() -%}
+    {{ return(adapter.get_relation(database=ledger.database, schema=ledger.schema, identifier=ledger.identifier)) }}
+{%- endmacro %}
+
+
+{#- What runs_to_build compares with: the ledger, or no run without one. In a unit test, whose
+    inputs are CTEs and which has no ledger, the runs and fingerprints of the rows given as `this`. -#}
 {% macro built_runs() -%}
     {%- if model.resource_type == 'unit_test' -%}
         {{ return('(select distinct run_id, run_fingerprint from ' ~ this ~ ')') }}
     {%- endif -%}
-    {%- set ledger = run_builds_relation() -%}
-    {%- if adapter.get_relation(database=ledger.database, schema=ledger.schema, identifier=ledger.identifier) is none -%}
+    {%- set ledger = existing_run_builds() -%}
+    {%- if ledger is none -%}
         {{ return('(select run_id, run_fingerprint from ' ~ ref('int_run_fingerprints') ~ ' where 1 = 0)') }}
     {%- endif -%}
     {{ return(ledger) }}
@@ -111,8 +118,8 @@
 {%- endmacro %}
 
 {% macro default__forget_stale_run_builds() -%}
-    {%- set ledger = run_builds_relation() -%}
-    {%- if execute and is_incremental() and adapter.get_relation(database=ledger.database, schema=ledger.schema, identifier=ledger.identifier) is not none -%}
+    {%- set ledger = existing_run_builds() if execute and is_incremental() else none -%}
+    {%- if ledger is not none -%}
     delete from {{ ledger }}
     where not exists (
         select 1 from {{ ref('int_run_fingerprints') }} as current_runs
@@ -124,8 +131,8 @@
 {%- endmacro %}
 
 {% macro default__record_run_builds() -%}
-    {%- set ledger = run_builds_relation() -%}
-    {%- if execute and is_incremental() and adapter.get_relation(database=ledger.database, schema=ledger.schema, identifier=ledger.identifier) is not none -%}
+    {%- set ledger = existing_run_builds() if execute and is_incremental() else none -%}
+    {%- if ledger is not none -%}
     insert into {{ ledger }} (run_id, run_fingerprint)
     select current_runs.run_id, current_runs.run_fingerprint from {{ ref('int_run_fingerprints') }} as current_runs
     where not exists (
@@ -133,7 +140,7 @@
         where built.run_id = current_runs.run_id and built.run_fingerprint = current_runs.run_fingerprint
     )
     {%- else -%}
-    create or replace table {{ ledger }} as
+    create or replace table {{ run_builds_relation() }} as
     select run_id, run_fingerprint from {{ ref('int_run_fingerprints') }}
     {%- endif -%}
 {%- endmacro %}
@@ -167,8 +174,8 @@
 
 {% macro default__delete_stale_runs() -%}
     {%- if is_incremental() and execute -%}
-        {%- set ledger = run_builds_relation() -%}
-        {%- if adapter.get_relation(database=ledger.database, schema=ledger.schema, identifier=ledger.identifier) is none %}
+        {%- set ledger = existing_run_builds() -%}
+        {%- if ledger is none %}
     delete from {{ this }}
         {%- else %}
     delete from {{ this }}
