@@ -932,8 +932,7 @@ def section_incremental(work: Path, scale: str, seed: int, do_dbt: bool, do_site
                                                work / f"dist-{scale}-incremental", only=[raw / named.rel_dir])
         # the repeats: more runs, one at a time, each measured like the first (runs + 4 onwards)
         for i in range(1, repeats):
-            extra = plan(seed, runs + 4 + 2 * i, length)
-            two, one = extra[runs + 2 + 2 * i], extra[runs + 3 + 2 * i]
+            two, one = plan(seed, runs + 4 + 2 * i, length)[runs + 2 + 2 * i:]   # generated one at a time below
             for run in (two, one):
                 created.append((raw / run.rel_dir, (raw / run.rel_dir).parent.exists()))
             generate(raw, runs + 3 + 2 * i, seed, start=runs + 2 + 2 * i, length=length)
