@@ -30,6 +30,11 @@
 
     The model must name its dependency for dbt's graph, since the ref here is rendered late:
         -- depends_on: {{ ref('int_run_fingerprints') }}
+    A model whose every run's rows also depend on rows of other runs (int_fio_results_joined
+    matches each job with the published standard profiles, rows of the published studies' run)
+    names where those rows are: config(meta={'runs_read_by_every_run': ['stg_lake__published_io_profiles']}).
+    Its runs are then fingerprinted as their own fingerprint plus those runs' fingerprints
+    (current_run_fingerprints()): when the shared rows change, every run is stale and rebuilt.
 -#}
 {% macro runs_to_build(run_id_column) -%}
     {%- if not is_incremental() or not execute -%}
@@ -65,11 +70,35 @@
     it is not selected again and again (a 10,000-run lake has thousands of runs without histogram
     bins). -#}
 {% macro runs_to_build_query() -%}
-    select current_runs.run_id from {{ ref('int_run_fingerprints') }} as current_runs
+    select current_runs.run_id from {{ current_run_fingerprints() }} as current_runs
     where not exists (
         select 1 from {{ built_runs() }} as built
         where built.run_id = current_runs.run_id and built.run_fingerprint = current_runs.run_fingerprint
     )
+{%- endmacro %}
+
+
+{#- The runs as this model's ledger records them: (run_id, run_fingerprint), each run's own
+    fingerprint from int_run_fingerprints; for a model configured with runs_read_by_every_run
+    (a list of model names whose rows every run's rows are made with), followed by a digest of
+    the fingerprints of the runs those rows belong to. -#}
+{% macro current_run_fingerprints() -%}
+    {%- set shared = (config.get('meta') or {}).get('runs_read_by_every_run') or [] -%}
+    {%- if not shared -%}
+    {{ return(ref('int_run_fingerprints')) }}
+    {%- endif -%}
+    {%- set fingerprints = ref('int_run_fingerprints') -%}
+    {%- set shared_digest -%}
+        (select coalesce({{ group_digest('shared_runs.run_fingerprint') }}, '')
+         from {{ fingerprints }} as shared_runs
+         where shared_runs.run_id in (
+            {%- for name in shared %}
+            select run_id from {{ ref(name) }}{{ ' union' if not loop.last }}
+            {%- endfor %}
+         ))
+    {%- endset -%}
+    {{ return('(select own_runs.run_id, ' ~ dbt.concat(['own_runs.run_fingerprint', "'+'", shared_digest | trim])
+              ~ ' as run_fingerprint from ' ~ fingerprints ~ ' as own_runs)') }}
 {%- endmacro %}
 
 
@@ -122,7 +151,7 @@
     {%- if ledger is not none -%}
     delete from {{ ledger }}
     where not exists (
-        select 1 from {{ ref('int_run_fingerprints') }} as current_runs
+        select 1 from {{ current_run_fingerprints() }} as current_runs
         where current_runs.run_id = {{ ledger }}.run_id and current_runs.run_fingerprint = {{ ledger }}.run_fingerprint
     )
     {%- else -%}
@@ -134,14 +163,14 @@
     {%- set ledger = existing_run_builds() if execute and is_incremental() else none -%}
     {%- if ledger is not none -%}
     insert into {{ ledger }} (run_id, run_fingerprint)
-    select current_runs.run_id, current_runs.run_fingerprint from {{ ref('int_run_fingerprints') }} as current_runs
+    select current_runs.run_id, current_runs.run_fingerprint from {{ current_run_fingerprints() }} as current_runs
     where not exists (
         select 1 from {{ ledger }} as built
         where built.run_id = current_runs.run_id and built.run_fingerprint = current_runs.run_fingerprint
     )
     {%- else -%}
     create or replace table {{ run_builds_relation() }} as
-    select run_id, run_fingerprint from {{ ref('int_run_fingerprints') }}
+    select run_id, run_fingerprint from {{ current_run_fingerprints() }} as current_runs
     {%- endif -%}
 {%- endmacro %}
 
@@ -182,7 +211,7 @@
     where run_id in (
         select built.run_id from {{ ledger }} as built
         where not exists (
-            select 1 from {{ ref('int_run_fingerprints') }} as current_runs
+            select 1 from {{ current_run_fingerprints() }} as current_runs
             where current_runs.run_id = built.run_id and current_runs.run_fingerprint = built.run_fingerprint
         )
     )

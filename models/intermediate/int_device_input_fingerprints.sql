@@ -1,8 +1,9 @@
--- One row per device of the results int_device_metrics_keyed is made from: a fingerprint of
--- every column of the device's rows in int_tpcc_results_enriched,
--- int_published_io_results_described and int_fio_results_joined, and whether it is new or
--- changed since the previous build (macros/incremental_keys.sql). int_device_metrics_keyed makes
--- each of its rows from one of those rows alone, so an update rebuilds only the rows of new,
+-- One row per device of the rows int_device_metrics_keyed, fct_device_capabilities and
+-- fct_device_performance are made from: a fingerprint of every column of the device's rows in
+-- int_tpcc_results_enriched, int_published_io_results_described, int_fio_results_joined and
+-- dim_devices, and whether it is new or changed since the previous build
+-- (macros/incremental_keys.sql). int_device_metrics_keyed makes each of its rows from one of those
+-- rows alone (the other two, each device's rows from that device's), so an update rebuilds only the rows of new,
 -- changed and vanished devices: at 10,000 runs one new run changes one device of ~1,300, and
 -- its comparison keys (eleven texts of ~345 characters per row) are no longer written again for
 -- all 142,563 rows. Every column, not only those the keyed model reads today (columns_of): a
@@ -13,7 +14,8 @@
 {%- set sources = [
     ['tpcc', ref('int_tpcc_results_enriched')],
     ['published_io', ref('int_published_io_results_described')],
-    ['fio', ref('int_fio_results_joined')]] %}
+    ['fio', ref('int_fio_results_joined')],
+    ['device', ref('dim_devices')]] %}
 
 with tpcc as (
 
@@ -32,6 +34,13 @@ published_io as (
 fio as (
 
     select * from {{ ref('int_fio_results_joined') }}
+    where device_id is not null
+
+),
+
+device as (
+
+    select * from {{ ref('dim_devices') }}
     where device_id is not null
 
 ),

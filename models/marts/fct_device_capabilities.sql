@@ -6,6 +6,19 @@
 --   published_maximum  published maxima over all loads (Fujitsu's comparison table and prose)
 --   spec_sheet         data-sheet figures (dim_devices); never measured, never a latency
 -- Derived: usd_per_iops = price / iops; iops_per_gb = iops / capacity; usd_per_gb = price / capacity.
+--
+-- Incremental by device (int_device_input_fingerprints, macros/incremental_keys.sql): every row is
+-- one device's, made from that device's fio results, published figures and dim_devices row alone
+-- (the rankings partition by device), which the fingerprint hashes whole; an update deletes the
+-- rows of new, changed and vanished devices and makes only theirs again. Rebuilt whole it took
+-- 0.17 s of an update at 10,000 runs (157,000 job x target rows ranked), and a share of the commit.
+{{ config(
+    materialized='incremental',
+    incremental_strategy='append',
+    on_schema_change='fail',
+    pre_hook="{{ delete_rows_of_changed_keys(ref('int_device_input_fingerprints'), [[['device_id', 'device_id']]]) }}"
+) }}
+-- depends_on: {{ ref('int_device_input_fingerprints') }}
 
 {#- the unioned shape, in output order; each branch below has some of these (macros/union_by_name.sql) -#}
 {%- set capability_columns = [
@@ -25,21 +38,26 @@
     ['spec_seq_write_mb_per_s', 'sequential', 0, 'mb']] %}
 with jobs as (
 
-    select * from {{ ref('int_fio_jobs_summarized') }}
+    select * from {{ ref('int_fio_jobs_summarized') }} as summarized
     where device_id is not null and profile_id is not null and total_iops > 0
+      and {{ keys_to_build_filter(ref('int_device_input_fingerprints'), [['summarized.device_id', 'device_id']]) }}
 
 ),
 
 published as (
 
-    select * from {{ ref('fct_published_io_results') }}
+    select * from {{ ref('fct_published_io_results') }} as published_results
     where is_over_all_loads and metric in ('iops', 'mb_per_s')
+      -- a row without a device belongs to no key: deleted and made again by every build
+      and (published_results.device_id is null
+           or {{ keys_to_build_filter(ref('int_device_input_fingerprints'), [['published_results.device_id', 'device_id']]) }})
 
 ),
 
 devices as (
 
-    select * from {{ ref('dim_devices') }}
+    select * from {{ ref('dim_devices') }} as all_devices
+    where {{ keys_to_build_filter(ref('int_device_input_fingerprints'), [['all_devices.device_id', 'device_id']]) }}
 
 ),
 

@@ -1,10 +1,15 @@
 -- fio results at the grain job entry x direction, with latency percentiles and run context.
 -- Iometer results are here too (tool = 'iometer'): their whole-test ALL rows only; the
 -- per-manager, worker and target rows that add up to them stay in stg_lake__fio_jobs.
+-- Incremental by run, as int_fio_results_joined, whose rows of a run are all it reads of the run
+-- (so the same shared rows make every run stale: runs_read_by_every_run).
+{{ config(meta={'runs_read_by_every_run': ['stg_lake__published_io_profiles']}) }}
+-- depends_on: {{ ref('int_run_fingerprints') }}
+-- depends_on: {{ ref('stg_lake__published_io_profiles') }}
 with results as (
 
     select * from {{ ref('int_fio_results_joined') }}
-    where not coalesce(is_breakdown, false)
+    where not coalesce(is_breakdown, false) and {{ runs_to_build('run_id') }}
 
 ),
 

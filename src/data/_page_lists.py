@@ -8,13 +8,16 @@
                      (/configs opens on the configurations that have results)
   studies.json       the published studies' titles, publishers and printed dates (home page)
 
-Each function takes the warehouse connection and ``_sitedata.marts()``'s catalog and returns a
-column-oriented payload (``{"exists": false}`` when a mart it needs is not built). Columns a
-mart lacks (an older warehouse) come out null rather than failing the build.
+Each ``*_payload`` function takes the warehouse connection and ``_sitedata.marts()``'s catalog
+and returns a column-oriented payload (``{"exists": false}`` when a mart it needs is not built);
+its ``*_query`` is the query (None: not built), which pages.zip.py encodes only when its rows
+changed since the last build (_page_members.py). Columns a mart lacks (an older warehouse) come
+out null rather than failing the build.
 """
 
 from __future__ import annotations
 
+import _page_members as pm
 import _sitedata as sd
 
 RUN_LIST_COLUMNS = (
@@ -114,11 +117,19 @@ def _published_counts(catalog: dict) -> str | None:
       pub as (select run_id, count(*) as published_io_count from {_M}.{mart} where run_id is not null group by run_id)"""
 
 
+def _payload(con, query: pm.RowsQuery | None, name: str) -> dict:
+    return pm.payload(con, query) if con is not None and query is not None else sd.missing_payload(name)
+
+
 def runs_list_payload(con, catalog: dict) -> dict:
+    return _payload(con, runs_list_query(catalog), "runs_list")
+
+
+def runs_list_query(catalog: dict) -> pm.RowsQuery | None:
     """One row per run of dim_runs: its list columns and headline results (null where the run
-    has none of that kind)."""
-    if con is None or "dim_runs" not in catalog:
-        return sd.missing_payload("runs_list")
+    has none of that kind), by run id (then every other column: a total order)."""
+    if "dim_runs" not in catalog:
+        return None
     mart = "dim_runs"
     casts = {"is_synthetic": "boolean", "data_device_count": "bigint", "tpcc_warehouses": "bigint",
              "tpcc_connections": "bigint", "started_at": "timestamptz"}
@@ -139,14 +150,21 @@ def runs_list_payload(con, catalog: dict) -> dict:
         joins.append("left join pub using (run_id)")
         extra.append("published_io_count")
     sql = (("with " + ",".join(ctes) + "\n") if ctes else "") + \
-        f"select {columns}{''.join(', ' + e for e in extra)} from {_M}.{mart} r {' '.join(joins)} order by r.run_id"
-    return sd.query_payload(con, "runs_list", sql)
+        f"select {columns}{''.join(', ' + e for e in extra)} from {_M}.{mart} r {' '.join(joins)}"
+    # computed once for the digest and the bytes alike: a run's headline job is an arg_max (ties
+    # go either way) of sums of doubles
+    return pm.RowsQuery("runs_list", sql, computed=True)
 
 
 def config_usage_payload(con, catalog: dict) -> dict:
-    """Per DB configuration of dim_db_configs: the TPC-C results, runs and devices that use it."""
-    if con is None or "dim_db_configs" not in catalog:
-        return sd.missing_payload("config_usage")
+    return _payload(con, config_usage_query(catalog), "config_usage")
+
+
+def config_usage_query(catalog: dict) -> pm.RowsQuery | None:
+    """Per DB configuration of dim_db_configs: the TPC-C results, runs and devices that use it,
+    the most used first."""
+    if "dim_db_configs" not in catalog:
+        return None
     usage = []
     if all(sd.has_column(catalog, "fct_tpcc_results", c) for c in ("db_config_id", "run_id")):
         devices = "count(distinct device_id)" if sd.has_column(catalog, "fct_tpcc_results", "device_id") else "0"
@@ -168,9 +186,8 @@ def config_usage_payload(con, catalog: dict) -> dict:
              coalesce(p.results, 0) as tpcc_result_count,
              coalesce(len(p.runs), 0) as run_count,
              coalesce(p.devices, 0) as device_count
-      from configs c left join per_config p using (config_id)
-      order by tpcc_result_count desc, run_count desc, c.config_id"""
-    return sd.query_payload(con, "config_usage", sql)
+      from configs c left join per_config p using (config_id)"""
+    return pm.RowsQuery("config_usage", sql, order="tpcc_result_count desc, run_count desc, config_id", computed=True)
 
 
 STUDY_COLUMNS = ("study_id", "source_kind", "study_title", "publisher", "published_as_printed",
@@ -178,9 +195,14 @@ STUDY_COLUMNS = ("study_id", "source_kind", "study_title", "publisher", "publish
 
 
 def studies_payload(con, catalog: dict) -> dict:
-    """The studies' titles, publishers and printed dates (not their long notes)."""
-    if con is None or "dim_studies" not in catalog:
-        return sd.missing_payload("studies")
+    return _payload(con, studies_query(catalog), "studies")
+
+
+def studies_query(catalog: dict) -> pm.RowsQuery | None:
+    """The studies' titles, publishers and printed dates (not their long notes), by study id."""
+    if "dim_studies" not in catalog:
+        return None
     columns = ", ".join(_col(catalog, "dim_studies", c, cast="bigint" if c.endswith("_count") else None)
                         for c in STUDY_COLUMNS)
-    return sd.query_payload(con, "studies", f"select {columns} from {_M}.dim_studies order by study_id")
+    return pm.RowsQuery("studies", f"select {columns} from {_M}.dim_studies",
+                        computed=catalog["dim_studies"].get("kind") == "view")

@@ -163,6 +163,50 @@ def test_a_model_left_behind_or_without_its_ledger_catches_up_at_the_next_update
     assert any(r.endswith("-copy") for r in runs) and _run_id(DELETED) not in runs
 
 
+def test_changed_shared_rows_rebuild_every_run_or_device_that_reads_them(private_env):
+    """Rows every run's rows are made with (the published standard profiles: fio jobs are matched
+    with them, runs_read_by_every_run) and rows a device's figures are made with (its dim_devices
+    row: price and spec sheet, int_device_input_fingerprints) change without any run changing:
+    the update must rebuild every run of the models that match profiles, and the device's rows of
+    fct_device_capabilities and fct_device_performance, as a full build would."""
+    paths = private_env
+    assert not Ingestor(paths.raw, paths.lake).run().failed
+    assert pipeline.build_warehouse(paths, run_tests=False) == "full"
+    incremental = _incremental_models(paths.lake.parent / "target")
+    assert {"int_fio_results_joined", "fct_fio_results", "fct_device_capabilities", "fct_device_performance"} <= set(incremental)
+    with duckdb.connect(str(paths.warehouse), read_only=True) as con:
+        before = con.execute("select count(*) filter (where standard_profile_id = 'database'), count(*) "
+                             "from marts.fct_fio_results").fetchone()
+        price_rows = con.execute("select count(*) from marts.fct_device_capabilities "
+                                 "where device_id = 'samsung_pm1725' and usd_per_iops is not null").fetchone()[0]
+    assert before[0] > 0 and price_rows > 0
+
+    published = paths.raw / "published" / "vendor-studies-2016-2017"
+    profiles = published / "io_profiles.csv"
+    text, count = re.subn(r"^database,Database,random,67,33,8,", "database,Database,random,67,33,16,", profiles.read_text(), flags=re.M)
+    assert count == 1
+    profiles.write_text(text)
+    devices = published / "devices.csv"
+    text, count = re.subn(r"^(samsung_pm1725,(?:[^,]*,){11})1881,", r"\g<1>2400,", devices.read_text(), flags=re.M)
+    assert count == 1
+    devices.write_text(text)
+    assert not Ingestor(paths.raw, paths.lake).run().failed
+    assert pipeline.build_warehouse(paths, run_tests=False) == "incremental"
+
+    fresh = dataclasses.replace(paths, warehouse=paths.warehouse.parent.parent / "full" / "iopscope.duckdb")
+    assert pipeline.build_warehouse(fresh, run_tests=False) == "full"
+    con = _compare_marts(paths.warehouse, fresh.warehouse, incremental)
+    # the changes reached the rebuilt rows: no measured job is 16 KiB, so none matches "database" now
+    after = con.execute("select count(*) filter (where standard_profile_id = 'database'), count(*) "
+                        "from inc.marts.fct_fio_results").fetchone()
+    assert after == (0, before[1])
+    changed = {d for (d,) in con.execute(
+        "select device_id from inc.intermediate.int_device_input_fingerprints where is_new_or_changed").fetchall()}
+    assert "samsung_pm1725" in changed
+    assert con.execute("select min(usd_per_iops * iops) from inc.marts.fct_device_capabilities "
+                       "where device_id = 'samsung_pm1725' and usd_per_iops is not null").fetchone()[0] == pytest.approx(2400)
+
+
 def _compare_marts(inc: Path, full: Path, incremental: list[str]) -> duckdb.DuckDBPyConnection:
     con = duckdb.connect()
     con.execute(f"attach '{inc}' as inc (read_only)")

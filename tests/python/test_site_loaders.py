@@ -605,6 +605,123 @@ def test_compare_reads_the_comparison_marts_per_device(tmp_path):
     assert len(list((tmp_path / "pages-cache").iterdir())) == 7, "5 lines and 2 packs: what this build used"
 
 
+def _pages_warehouse(path: Path) -> None:
+    """A small warehouse of the marts the pages loader encodes as query members: fio and TPC-C
+    results (rows stored out of id order), their runs, intervals, devices, configurations,
+    studies and device capabilities (a view)."""
+    con = duckdb.connect(str(path))
+    con.execute("create schema marts")
+    con.execute("""create table marts.dim_runs as select * from (values
+        ('fio-b', 'measured', 'h1', 'd1', 'c1', timestamptz '2026-01-02 10:00:00+00'),
+        ('fio-a', 'measured', 'h1', 'd2', null, timestamptz '2026-01-01 10:00:00+00'),
+        ('tp-a', 'measured', 'h1', 'd1', 'c1', timestamptz '2026-01-03 10:00:00+00'))
+        t(run_id, source_kind, host_id, data_device_id, db_config_id, started_at)""")
+    con.execute("""create table marts.fct_fio_results as select * from (values
+        ('f4', 'fio-b', 'j3', 'd1', false, 'write', 50.0::double, 0.5::double, 900.0::double, 16, 'x'),
+        ('f1', 'fio-a', 'j1', 'd2', false, 'read', 100.0, 1.0, 200.0, 1, 'x'),
+        ('f3', 'fio-b', 'j3', 'd1', false, 'read', 400.0, 4.0, 'nan'::double, 16, 'x'),
+        ('f2', 'fio-a', 'j1', 'd2', false, 'write', 100.0, 1.0, 300.0, 1, 'x'),
+        ('f5', 'fio-a', 'j2', 'd2', false, 'read', 100.0, 1.0, 250.0, 4, 'x'))
+        t(fio_result_id, run_id, fio_job_id, device_id, is_aggregate, direction, iops, bw_mib_per_s, clat_p99_us,
+          outstanding_ios, unread)""")
+    con.execute("""create table marts.fct_tpcc_results as select * from (values
+        ('t2', 'tp-a', 'd1', 'c1', 100, 1500.0::double, 20.0::double), ('t1', 'tp-a', 'd1', 'c1', 50, 1000.0, 12.0))
+        t(tpcc_result_id, run_id, device_id, db_config_id, connections, new_order_tpm, p95_new_order_ms)""")
+    con.execute("""create table marts.fct_tpcc_intervals as select 'tp-a/' || (i % 2) as tpcc_series_id, 'tp-a' as run_id,
+        'd1' as device_id, 50 * (1 + i % 2) as connections, i * 10.0 as elapsed_s from range(0, 12) t(i)""")
+    con.execute("create table marts.dim_devices as select * from (values ('d2', 'ssd'), ('d1', 'hdd')) t(device_id, media)")
+    con.execute("""create table marts.dim_db_configs as select * from (values
+        ('c1', 'b_param', '2'), ('c1', 'a_param', '1'), ('c2', 'a_param', '1')) t(config_id, parameter, value)""")
+    con.execute("create table marts.dim_studies as select 's1' as study_id, 'A study' as study_title")
+    con.execute("create view marts.fct_device_capabilities as "
+                "select fio_result_id as device_capability_id, device_id, iops from marts.fct_fio_results")
+    con.close()
+
+
+def test_page_members_come_from_the_cache_only_while_their_rows_are_the_same(tmp_path):
+    """_page_members: the second build with the same rows takes every query member from the
+    cache; the same rows stored in another order too, and its bytes are those of a build
+    without a cache (the rows come out in a total order); a changed row, a new column or a
+    changed view writes again exactly the members whose rows changed, each byte for byte what
+    a build without a cache writes; the cache then holds this build's files only."""
+    path = tmp_path / "wh.duckdb"
+    _pages_warehouse(path)
+    site = tmp_path / "site"
+    shutil.copytree(DATA, site / "data", ignore=shutil.ignore_patterns("__pycache__"))
+    cache = tmp_path / "pages-cache"
+    runs = iter(range(1000))
+
+    def build(folder=cache):
+        env = {**os.environ, "IOPSCOPE_WAREHOUSE": str(path), "PYTHONPATH": str(ROOT / "ingest"),
+               "IOPSCOPE_SITE_PAGES_DIR": str(folder)}
+        done = subprocess.run([sys.executable, str(site / "data" / "pages.zip.py")], env=env, capture_output=True,
+                              check=True, cwd=ROOT)
+        line = next(x for x in done.stderr.decode().splitlines() if "JSON members" in x)
+        archive = zipfile.ZipFile(io.BytesIO(done.stdout))
+        return {n: archive.read(n) for n in archive.namelist()}, line
+
+    def uncached():  # what a build without a cache writes
+        return build(tmp_path / f"fresh-{next(runs)}")[0]
+
+    def change(*sql):
+        con = duckdb.connect(str(path))
+        for statement in sql:
+            con.execute(statement)
+        con.close()
+
+    def members_of(line):
+        reused, written = (int(w) for w in line.split() if w.isdigit())
+        return reused + written
+
+    first, line = build()
+    count = members_of(line)
+    # 16 query members, 5 of them of marts this warehouse lacks ({"exists": false}, not cached)
+    assert line == f"pages: 0 JSON members from the cache, {count} written" and count == 11, line
+    fio = json.loads(first["fio_results.json"])
+    assert fio["data"]["fio_result_id"] == ["f1", "f2", "f3", "f4", "f5"], "by id, not as stored"
+    assert json.loads(first["dim_db_configs.json"])["data"]["parameter"] == ["a_param", "b_param", "a_param"]
+
+    again, line = build()
+    assert line == f"pages: {count} JSON members from the cache, 0 written"
+    assert again == first
+
+    # the same rows stored in another order: the same fingerprints, and the same bytes as now encoded
+    change("create or replace table marts.fct_fio_results as select * from marts.fct_fio_results order by fio_result_id desc",
+           "create or replace table marts.dim_db_configs as select * from marts.dim_db_configs order by value desc, parameter")
+    reordered, line = build()
+    assert line == f"pages: {count} JSON members from the cache, 0 written"
+    assert reordered == first == uncached()
+
+    # one fio row changed: the members of its rows written again, the TPC-C ones from the cache
+    change("update marts.fct_fio_results set iops = 4000.0 where fio_result_id = 'f3'")
+    changed, line = build()
+    rewritten = sorted(n for n in first if changed[n] != first[n])
+    assert rewritten == ["fct_device_capabilities.json", "fio_results.json", "runs_list.json", "sizing_fio_points.json"]
+    assert line == f"pages: {count - 4} JSON members from the cache, 4 written"
+    assert 4000.0 in json.loads(changed["fio_results.json"])["data"]["iops"]
+    assert changed == uncached(), "a member from the cache is what encoding it now gives"
+
+    # a column no member reads: every member from the cache; one a member reads: that member
+    change("update marts.fct_fio_results set unread = 'y'")
+    assert build() == (changed, f"pages: {count} JSON members from the cache, 0 written")
+    change("alter table marts.fct_fio_results add column clat_p50_us double default 5.0")
+    added, line = build()
+    assert sorted(n for n in first if added[n] != changed[n]) == ["fio_results.json"]
+    assert line == f"pages: {count - 1} JSON members from the cache, 1 written"
+    assert added == uncached()
+
+    # a filtered member: sizing leaves the rows of synthetic runs out
+    change("alter table marts.fct_fio_results add column is_synthetic boolean default false")
+    before, _ = build()
+    change("update marts.fct_fio_results set is_synthetic = true where run_id = 'fio-a'")
+    synthetic, line = build()
+    assert sorted(n for n in first if synthetic[n] != before[n]) == ["fio_results.json", "sizing_fio_points.json"]
+    assert len(json.loads(synthetic["sizing_fio_points.json"])["data"]["fio_job_id"]) == 2, "fio-b's two rows"
+    assert synthetic == uncached()
+    # the cache holds what the last build used: its 11 members, no file of an earlier build
+    assert len([p for p in cache.iterdir() if p.suffix == ".json"]) == count
+
+
 def test_sweep_summaries_view_leaves_device_pairs_to_the_warehouse_past_the_limit(tmp_path, monkeypatch):
     """fct_sweep_quotient_summaries is a view whose device pairs summarise fct_device_quotients
     (a view too). While the pairs number at most SITE_DB_MAX_ROWS, /compare's per-device
