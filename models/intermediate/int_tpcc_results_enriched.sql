@@ -24,12 +24,23 @@
 -- interval arithmetic: a quotient's low is low numerator / high denominator and vice versa. E.g. the
 -- HDD at 100 connections on Samsung's quad socket: 0.4 % CPU = [0.35, 0.45] -> 68.4 .. 87.9 M cycles
 -- per New-Order around 78.1 M; is_*_range_wide flags spans over var('wide_range_min_pct') % of the value.
--- Materialized as a table: several models and tests read it, a view would recompute the chain.
-{{ config(materialized='table') }}
+-- Incremental by device (int_tpcc_device_fingerprints, macros/incremental_keys.sql): a row is
+-- made from one result and the device, host and series rows it joins, which the device's
+-- fingerprint hashes; an update makes again only the rows of new, changed and vanished devices
+-- (and the results without a device). Rebuilt whole it cost 0.04 s and 0.06 s of commit per
+-- update at 10,000 runs.
+{{ config(
+    materialized='incremental',
+    incremental_strategy='append',
+    on_schema_change='fail',
+    pre_hook="{{ delete_rows_of_changed_keys(ref('int_tpcc_device_fingerprints'), [[['device_id', 'device_id']]]) }}"
+) }}
+-- depends_on: {{ ref('int_tpcc_device_fingerprints') }}
 
 with results as (
 
-    select * from {{ ref('int_tpcc_results_unioned') }}
+    select * from {{ ref('int_tpcc_results_unioned') }} as unioned
+    where (unioned.device_id is null or {{ keys_to_build_filter(ref('int_tpcc_device_fingerprints'), [['unioned.device_id', 'device_id']]) }})
 
 ),
 

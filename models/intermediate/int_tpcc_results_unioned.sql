@@ -6,8 +6,13 @@
 -- (int_runs_cpu_summarized, int_runs_iostat_summarized).
 -- Published figures carry their printed-precision bounds (<metric>_printed_low / _printed_high,
 -- macros/precision.sql); measured rows leave them null (int_tpcc_results_enriched: exact figures).
--- Materialized as a table: several models and tests read it, a view would recompute the chain.
-{{ config(materialized='table') }}
+-- Incremental by run (dbt_project.yml, macros/incremental_runs.sql): a row is one run's (a
+-- measured result joins its own run's summaries; a published one is the published studies' run),
+-- so an update unions only new and changed runs' results. A published figure is labelled with its
+-- study, rows of the studies' run, which every run's rows are made with (runs_read_by_every_run).
+-- Rebuilt whole it cost 0.06 s and 0.04 s of commit per update at 10,000 runs.
+{{ config(meta={'runs_read_by_every_run': ['stg_lake__published_studies']}) }}
+-- depends_on: {{ ref('int_run_fingerprints') }}
 
 {#- the unioned shape, in output order; each branch below has some of these (macros/union_by_name.sql) -#}
 {%- set tpcc_result_columns = [
@@ -32,12 +37,14 @@
 with published as (
 
     select * from {{ ref('int_published_tpcc_results_pivoted') }}
+    where {{ runs_to_build('run_id') }}
 
 ),
 
 sqlserver as (
 
     select * from {{ ref('stg_lake__published_sqlserver_results') }}
+    where {{ runs_to_build('run_id') }}
 
 ),
 
@@ -50,6 +57,7 @@ studies as (
 tpcc_runs as (
 
     select * from {{ ref('int_tpcc_runs_summarized') }}
+    where {{ runs_to_build('run_id') }}
 
 ),
 

@@ -5,12 +5,22 @@
 -- For each step on the curve: gain_to_next_pct = (next step's tpm - this tpm) / this tpm x 100,
 -- and is_knee marks the first step whose next step gains less than var('knee_min_gain_pct')
 -- (macros/knees.sql, shared with the IO sweeps).
--- Materialized as a table: several models and tests read it, a view would recompute the chain.
-{{ config(materialized='table') }}
+-- Incremental by device (int_tpcc_device_fingerprints, macros/incremental_keys.sql): the sweep
+-- key holds the device, so a sweep is made from one device's results alone; an update makes
+-- again only the sweeps of new, changed and vanished devices (and of the results without a
+-- device). Rebuilt whole it cost 0.07 s and 0.06 s of commit per update at 10,000 runs.
+{{ config(
+    materialized='incremental',
+    incremental_strategy='append',
+    on_schema_change='fail',
+    pre_hook="{{ delete_rows_of_changed_keys(ref('int_tpcc_device_fingerprints'), [[['device_id', 'device_id']]]) }}"
+) }}
+-- depends_on: {{ ref('int_tpcc_device_fingerprints') }}
 
 with results as (
 
-    select * from {{ ref('int_tpcc_results_enriched') }}
+    select * from {{ ref('int_tpcc_results_enriched') }} as enriched
+    where (enriched.device_id is null or {{ keys_to_build_filter(ref('int_tpcc_device_fingerprints'), [['enriched.device_id', 'device_id']]) }})
 
 ),
 

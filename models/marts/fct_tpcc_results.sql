@@ -2,9 +2,19 @@
 -- with CPU path length, IO per New-Order and device cost per tpmC (formulas in
 -- int_tpcc_results_enriched and docs/warehouse.md), each figure with its low / high bounds
 -- (published: printed precision; measured: the value).
+-- Incremental by device, as int_tpcc_results_enriched, of whose rows each row is one
+-- (int_tpcc_device_fingerprints, macros/incremental_keys.sql).
+{{ config(
+    materialized='incremental',
+    incremental_strategy='append',
+    on_schema_change='fail',
+    pre_hook="{{ delete_rows_of_changed_keys(ref('int_tpcc_device_fingerprints'), [[['device_id', 'device_id']]]) }}"
+) }}
+-- depends_on: {{ ref('int_tpcc_device_fingerprints') }}
 with results as (
 
-    select * from {{ ref('int_tpcc_results_enriched') }}
+    select * from {{ ref('int_tpcc_results_enriched') }} as enriched
+    where (enriched.device_id is null or {{ keys_to_build_filter(ref('int_tpcc_device_fingerprints'), [['enriched.device_id', 'device_id']]) }})
 
 ),
 

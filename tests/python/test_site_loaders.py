@@ -887,10 +887,52 @@ def test_sample_marts_parts_are_fingerprinted_by_run_within_a_generation(tmp_pat
     assert fingerprints() != hashed and not set(hashed.values()) & set(changed.values())
 
 
+def test_rows_rebuilt_on_every_build_are_fingerprinted_whole_the_others_by_run(tmp_path, monkeypatch):
+    """fct_tpcc_intervals (REBUILT_ROWS_OF_RUN_MARTS): its published rows, selected again by every
+    build, are hashed column by column, so a change to one shows in its part's fingerprint
+    though its run fingerprint stayed; a measured row is hashed by its run, within a generation."""
+    from iopscope import build_stamp
+
+    monkeypatch.syspath_prepend(str(DATA))
+    rp = importlib.import_module("_run_parquet")
+    sd = importlib.import_module("_sitedata")
+    path = tmp_path / "wh.duckdb"
+    monkeypatch.setenv("IOPSCOPE_WAREHOUSE", str(path))
+
+    def build(sql):
+        with duckdb.connect(str(path)) as con:
+            con.execute(sql)
+        build_stamp.write(path, "key", "lake", "gen-1")
+
+    def fingerprints():
+        with duckdb.connect(str(path), read_only=True) as con:
+            catalog = sd.marts(con)
+            parts = rp.plan_parts(con, "fct_tpcc_intervals", "run_id", target_rows=100)
+            return dict(zip([p.file for p in parts], rp.part_fingerprints(con, catalog, "fct_tpcc_intervals", "run_id", parts)))
+
+    build("create schema marts; create table marts.fct_tpcc_intervals as select "
+          "case when i < 40 then 'published-study' else 'run-' || lpad((i // 10)::varchar, 3, '0') end as run_id, "
+          "case when i < 40 then 'published' else 'measured' end as source_kind, "
+          "'fp-' || (i // 10)::varchar as run_fingerprint, i * 0.5 as new_order_per_min from range(0, 400) t(i)")
+    before = fingerprints()
+    assert len(before) >= 3
+    # a measured row changed without its run being rebuilt: not an update's doing, not looked at
+    build("update marts.fct_tpcc_intervals set new_order_per_min = -1 where run_id = 'run-020'")
+    assert fingerprints() == before
+    # a published row changed by the build that selected it again: its part, alone
+    build("update marts.fct_tpcc_intervals set new_order_per_min = -1 where run_id = 'published-study' and new_order_per_min = 3")
+    after = fingerprints()
+    assert [f for f in before if after[f] != before[f]] == [next(iter(before))]
+    # a measured run rebuilt: its part changes
+    build("update marts.fct_tpcc_intervals set run_fingerprint = 'fp-new' where run_id = 'run-030'")
+    assert len([f for f in after if fingerprints()[f] != after[f]]) == 1
+
+
 def test_marts_fingerprinted_by_run_are_rebuilt_only_with_their_run(monkeypatch):
     """RUN_LOCAL_MARTS are incremental by run in dbt_project.yml (an update leaves the rows of
     every other run as they were), carry run_fingerprint, and fct_tpcc_intervals, whose
-    published series are rebuilt on every build, is not among them."""
+    published series are rebuilt on every build, is not among them: it is fingerprinted by run
+    except for the rows its model selects on every build (REBUILT_ROWS_OF_RUN_MARTS)."""
     import yaml
 
     monkeypatch.syspath_prepend(str(DATA))
@@ -902,3 +944,8 @@ def test_marts_fingerprinted_by_run_are_rebuilt_only_with_their_run(monkeypatch)
         assert "run_fingerprint" in (ROOT / "models" / "marts" / f"{name}.sql").read_text()
     assert "fct_tpcc_intervals" not in rp.RUN_LOCAL_MARTS
     assert "source_kind = 'published'" in (ROOT / "models" / "marts" / "fct_tpcc_intervals.sql").read_text()
+    assert set(rp.REBUILT_ROWS_OF_RUN_MARTS) == {"fct_tpcc_intervals"}
+    for name, rebuilt in rp.REBUILT_ROWS_OF_RUN_MARTS.items():
+        assert marts.get(name) == by_run, f"{name} is not incremental by run"
+        sql = (ROOT / "models" / "marts" / f"{name}.sql").read_text()
+        assert "run_fingerprint" in sql and "source_kind = 'published'" in rebuilt
