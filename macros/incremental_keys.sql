@@ -27,6 +27,29 @@
 {%- endmacro %}
 
 
+{#- The two closing CTEs of a fingerprint model: `fingerprinted` (one row per key of `rows_cte`,
+    whose rows carry the key columns and a `row_fingerprint`: key_fingerprint = the hash of its
+    rows' hashes, in order) and `flagged` (is_new_or_changed against `previous`). The model ends
+    `select * from flagged`. -#}
+{% macro fingerprinted_and_flagged(rows_cte, key_columns, previous) -%}
+fingerprinted as (
+
+    select
+        {{ key_columns | join(', ') }},
+        {{ change_group_fingerprint('row_fingerprint') }} as key_fingerprint
+    from {{ rows_cte }}
+    group by {{ key_columns | join(', ') }}
+
+),
+
+flagged as (
+
+    {{ flag_new_or_changed_keys('fingerprinted', key_columns, previous) }}
+
+)
+{%- endmacro %}
+
+
 {#- select <fingerprinted>.*, is_new_or_changed from the CTE `fingerprinted` (key columns plus
     key_fingerprint), compared with `previous` (previous_build_of_this()). -#}
 {% macro flag_new_or_changed_keys(fingerprinted, key_columns, previous) -%}

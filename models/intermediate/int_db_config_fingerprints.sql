@@ -22,20 +22,6 @@ described as (
 
 ),
 
-fingerprinted as (
-
-    select
-        config_id,
-        {{ change_group_fingerprint('row_fingerprint') }} as key_fingerprint
-    from described
-    group by config_id
-
-),
-
-flagged as (
-
-    {{ flag_new_or_changed_keys('fingerprinted', ['config_id'], previous) }}
-
-)
+{{ fingerprinted_and_flagged('described', ['config_id'], previous) }}
 
 select * from flagged

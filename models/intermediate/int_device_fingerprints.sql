@@ -90,20 +90,6 @@ all_rows as (
 
 ),
 
-fingerprinted as (
-
-    select
-        device_id,
-        {{ change_group_fingerprint('row_fingerprint') }} as key_fingerprint
-    from all_rows
-    group by device_id
-
-),
-
-flagged as (
-
-    {{ flag_new_or_changed_keys('fingerprinted', ['device_id'], previous) }}
-
-)
+{{ fingerprinted_and_flagged('all_rows', ['device_id'], previous) }}
 
 select * from flagged

@@ -59,20 +59,6 @@ input_rows as (
 
 ),
 
-fingerprinted as (
-
-    select
-        device_id,
-        {{ change_group_fingerprint('row_fingerprint') }} as key_fingerprint
-    from input_rows
-    group by device_id
-
-),
-
-flagged as (
-
-    {{ flag_new_or_changed_keys('fingerprinted', ['device_id'], previous) }}
-
-)
+{{ fingerprinted_and_flagged('input_rows', ['device_id'], previous) }}
 
 select * from flagged
