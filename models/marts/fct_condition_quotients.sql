@@ -129,9 +129,22 @@ bounded as (
 
 ),
 
+-- the device's fingerprint when its rows were made: the site's download parts are fingerprinted
+-- by (device_id, device_fingerprint) instead of hashing 52 columns of every row (0.16 s of every
+-- site build at 10,000 runs), as the sample marts' are by run_fingerprint
+fingerprints as (
+
+    select device_id, key_fingerprint from {{ ref('int_device_fingerprints') }}
+
+),
+
 final as (
 
-    select * from bounded
+    select
+        bounded.*,
+        fingerprints.key_fingerprint as device_fingerprint
+    from bounded
+    left join fingerprints on bounded.device_id = fingerprints.device_id
 
 )
 

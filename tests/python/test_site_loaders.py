@@ -887,12 +887,29 @@ def test_sample_marts_parts_are_fingerprinted_by_run_within_a_generation(tmp_pat
     assert fingerprints() != hashed and not set(hashed.values()) & set(changed.values())
 
 
+def _stamped_sql(path, sql: str, stamp: bool = True) -> None:
+    """Run ``sql`` on the warehouse file, then stamp it as its build's (generation gen-1) unless
+    ``stamp`` is false (a file written since its build)."""
+    from iopscope import build_stamp
+
+    with duckdb.connect(str(path)) as con:
+        con.execute(sql)
+    if stamp:
+        build_stamp.write(path, "key", "lake", "gen-1")
+
+
+def _part_fingerprints(rp, sd, path, mart: str, key: str) -> dict:
+    """{part file: fingerprint} of ``mart`` cut by ``key`` into parts of ~100 rows."""
+    with duckdb.connect(str(path), read_only=True) as con:
+        catalog = sd.marts(con)
+        parts = rp.plan_parts(con, mart, key, target_rows=100)
+        return dict(zip([p.file for p in parts], rp.part_fingerprints(con, catalog, mart, key, parts)))
+
+
 def test_rows_rebuilt_on_every_build_are_fingerprinted_whole_the_others_by_run(tmp_path, monkeypatch):
     """fct_tpcc_intervals (REBUILT_ROWS_OF_RUN_MARTS): its published rows, selected again by every
     build, are hashed column by column, so a change to one shows in its part's fingerprint
     though its run fingerprint stayed; a measured row is hashed by its run, within a generation."""
-    from iopscope import build_stamp
-
     monkeypatch.syspath_prepend(str(DATA))
     rp = importlib.import_module("_run_parquet")
     sd = importlib.import_module("_sitedata")
@@ -900,15 +917,10 @@ def test_rows_rebuilt_on_every_build_are_fingerprinted_whole_the_others_by_run(t
     monkeypatch.setenv("IOPSCOPE_WAREHOUSE", str(path))
 
     def build(sql):
-        with duckdb.connect(str(path)) as con:
-            con.execute(sql)
-        build_stamp.write(path, "key", "lake", "gen-1")
+        _stamped_sql(path, sql)
 
     def fingerprints():
-        with duckdb.connect(str(path), read_only=True) as con:
-            catalog = sd.marts(con)
-            parts = rp.plan_parts(con, "fct_tpcc_intervals", "run_id", target_rows=100)
-            return dict(zip([p.file for p in parts], rp.part_fingerprints(con, catalog, "fct_tpcc_intervals", "run_id", parts)))
+        return _part_fingerprints(rp, sd, path, "fct_tpcc_intervals", "run_id")
 
     build("create schema marts; create table marts.fct_tpcc_intervals as select "
           "case when i < 40 then 'published-study' else 'run-' || lpad((i // 10)::varchar, 3, '0') end as run_id, "
@@ -926,6 +938,43 @@ def test_rows_rebuilt_on_every_build_are_fingerprinted_whole_the_others_by_run(t
     # a measured run rebuilt: its part changes
     build("update marts.fct_tpcc_intervals set run_fingerprint = 'fp-new' where run_id = 'run-030'")
     assert len([f for f in after if fingerprints()[f] != after[f]]) == 1
+
+
+def test_device_local_marts_are_fingerprinted_by_device_within_a_generation(tmp_path, monkeypatch):
+    """fct_condition_quotients (DEVICE_LOCAL_MARTS): a part's fingerprint follows its rows'
+    (device_id, device_fingerprint) within a generation; a row without a device is hashed whole;
+    outside a generation every column is hashed."""
+    monkeypatch.syspath_prepend(str(DATA))
+    rp = importlib.import_module("_run_parquet")
+    sd = importlib.import_module("_sitedata")
+    path = tmp_path / "wh.duckdb"
+    monkeypatch.setenv("IOPSCOPE_WAREHOUSE", str(path))
+
+    def build(sql, stamp=True):
+        _stamped_sql(path, sql, stamp)
+
+    def fingerprints():
+        return _part_fingerprints(rp, sd, path, "fct_condition_quotients", "device_id")
+
+    build("create schema marts; create table marts.fct_condition_quotients as select "
+          "case when i < 390 then 'dev-' || lpad((i // 10)::varchar, 3, '0') end as device_id, "
+          "'fp-' || (i // 10)::varchar as device_fingerprint, i * 0.5 as quotient from range(0, 400) t(i)")
+    before = fingerprints()
+    assert len(before) >= 3
+    # a row changed while its device's fingerprint did not: no update does that, not looked at
+    build("update marts.fct_condition_quotients set quotient = -1 where device_id = 'dev-020'")
+    assert fingerprints() == before
+    # a device rebuilt: its part alone
+    build("update marts.fct_condition_quotients set device_fingerprint = 'fp-new' where device_id = 'dev-030'")
+    after = fingerprints()
+    assert len([f for f in before if after[f] != before[f]]) == 1
+    # a row without a device is hashed whole: its (last) part changes
+    build("update marts.fct_condition_quotients set quotient = -2 where device_id is null and quotient = 195")
+    changed = fingerprints()
+    assert [f for f in after if changed[f] != after[f]] == [list(after)[-1]]
+    # no stamp (a file written since): every column of every row
+    build("update marts.fct_condition_quotients set quotient = -3 where device_id = 'dev-020'", stamp=False)
+    assert not set(fingerprints().values()) & set(changed.values())
 
 
 def test_marts_fingerprinted_by_run_are_rebuilt_only_with_their_run(monkeypatch):
@@ -949,3 +998,7 @@ def test_marts_fingerprinted_by_run_are_rebuilt_only_with_their_run(monkeypatch)
         assert marts.get(name) == by_run, f"{name} is not incremental by run"
         sql = (ROOT / "models" / "marts" / f"{name}.sql").read_text()
         assert "run_fingerprint" in sql and "source_kind = 'published'" in rebuilt
+    for name, column in rp.DEVICE_LOCAL_MARTS.items():  # incremental by device, carrying its fingerprint
+        sql = (ROOT / "models" / "marts" / f"{name}.sql").read_text()
+        assert "materialized='incremental'" in sql and "delete_rows_of_changed_keys(ref('int_device_fingerprints')" in sql
+        assert f"as {column}" in sql
