@@ -174,10 +174,17 @@ def column_values(rows: list[tuple], i: int, duckdb_type: str) -> list:
     by what the column's DuckDB type can hold."""
     if duckdb_type in _SAFE_TYPES:
         return [row[i] for row in rows]
+    return json_safe_values([row[i] for row in rows], duckdb_type)
+
+
+def json_safe_values(values: list, duckdb_type: str) -> list:
+    """A column's values as JSON-safe values (the list itself when they are already)."""
+    if duckdb_type in _SAFE_TYPES:
+        return values
     if duckdb_type in _FLOAT_TYPES:
         isfinite = math.isfinite
-        return [v if v is None or isfinite(v) else None for v in (row[i] for row in rows)]
-    return [clean(row[i]) for row in rows]
+        return [v if v is None or isfinite(v) else None for v in values]
+    return [clean(v) for v in values]
 
 
 def column_payload(rows: list[tuple], i: int, duckdb_type: str):
@@ -329,14 +336,38 @@ def _write_site_database(out: Path, max_rows: int | None = None) -> list[dict]:
     return left_out
 
 
+# Types whose values Arrow hands over (to_pylist) as DuckDB's fetchall does, or that clean()
+# makes the same text of (a TIMESTAMP WITH TIME ZONE arrives in UTC instead of the session's
+# zone: the same instant); HUGEINT arrives as a decimal of scale 0 and is made an int again
+# (_ARROW_INTS). UUID, INTERVAL and the nested types are not among them: a query with such a
+# column takes the rows as tuples.
+_ARROW_INTS = frozenset({"HUGEINT", "UHUGEINT"})
+_ARROW_TYPES = _SAFE_TYPES | _FLOAT_TYPES | {"DATE", "TIMESTAMP", "TIMESTAMP WITH TIME ZONE"}
+
+
+def _arrow_values(column, duckdb_type: str) -> list:
+    values = column.to_pylist()
+    return [None if v is None else int(v) for v in values] if duckdb_type in _ARROW_INTS else values
+
+
 def query_payload(con, name: str, sql: str, params: list | None = None) -> dict:
     """The rows of any SELECT as column-oriented JSON, in the shape of ``table_payload`` (string
     columns dictionary-encoded where they repeat). For page aggregates: a page ships only the
-    columns and rows it draws, not whole marts."""
-    cur = con.execute(sql, params or [])
-    names = [d[0] for d in cur.description]
-    types = [str(d[1]) for d in cur.description]
-    return rows_payload(name, names, types, cur.fetchall())
+    columns and rows it draws, not whole marts.
+
+    Read column by column through Arrow when every column's type allows it (``_ARROW_TYPES``):
+    fetchall's row tuples, taken apart again into columns, were 0.28 s of the 0.36 s that
+    fio_results.json took at 10,000 runs (20,000 rows of 38 columns); the bytes are the same."""
+    # a relation: its columns' types are known before it runs, and it runs once, read either way
+    relation = con.sql(sql, params=params) if params else con.sql(sql)
+    names, types = list(relation.columns), [str(t) for t in relation.types]
+    if not all(t in _ARROW_TYPES for t in types):
+        return rows_payload(name, names, types, relation.fetchall())
+    table = relation.to_arrow_table()
+    data = {n: encode_column(json_safe_values(_arrow_values(table.column(i), t), t), all_strings=t == "VARCHAR" or None)
+            for i, (n, t) in enumerate(zip(names, types))}
+    return {"name": name, "exists": True, "rows": table.num_rows,
+            "columns": [{"name": n, "type": t} for n, t in zip(names, types)], "data": data}
 
 
 def rows_payload(name: str, names: list[str], types: list[str], rows: list[tuple]) -> dict:

@@ -1002,3 +1002,34 @@ def test_marts_fingerprinted_by_run_are_rebuilt_only_with_their_run(monkeypatch)
         sql = (ROOT / "models" / "marts" / f"{name}.sql").read_text()
         assert "materialized='incremental'" in sql and "delete_rows_of_changed_keys(ref('int_device_fingerprints')" in sql
         assert f"as {column}" in sql
+
+
+def test_query_payload_through_arrow_gives_the_bytes_of_the_row_tuples(monkeypatch):
+    """query_payload reads columns through Arrow when every type allows it: the JSON must be the
+    bytes the row tuples give (NaN and infinities null, HUGEINT an int, a zoned timestamp the
+    same UTC text, repeated strings dictionary-encoded); a UUID column takes the tuples' path."""
+    monkeypatch.syspath_prepend(str(DATA))
+    sd = importlib.import_module("_sitedata")
+    con = duckdb.connect()
+    con.execute("set TimeZone = 'America/New_York'")
+    sql = ("select 'dev-' || (i % 3)::varchar as device, case when i % 4 = 0 then null else 'r' || i::varchar end as run, "
+           "case i % 5 when 0 then 'nan'::double when 1 then 'inf'::double when 2 then null else i / 7 end as x, "
+           "(i * 1e20)::hugeint as big, i % 2 = 0 as even, (i - 5)::tinyint as small, "
+           "timestamptz '2026-11-29 01:02:03.456789+00' + to_seconds(i) as at, date '2026-01-01' + i::integer as day, "
+           "timestamp '2026-11-29 01:02:03' as naive from range(0, 40) t(i)")
+
+    def both(query):
+        monkeypatch.setattr(sd, "_ARROW_TYPES", frozenset())
+        by_rows = sd.json_bytes(sd.query_payload(con, "t", query))
+        monkeypatch.undo()
+        monkeypatch.syspath_prepend(str(DATA))
+        return by_rows, sd.json_bytes(sd.query_payload(con, "t", query))
+
+    by_rows, by_arrow = both(sql)
+    assert by_rows == by_arrow
+    payload = json.loads(by_arrow)
+    assert payload["data"]["device"]["dict"] == ["dev-0", "dev-1", "dev-2"] and payload["data"]["big"][3] == 3 * 10**20
+    assert payload["data"]["x"][:3] == [None, None, None] and payload["data"]["at"][0] == "2026-11-29T01:02:03.456789Z"
+    with_uuid = f"select *, uuid() is not null as u, '00000000-0000-0000-0000-000000000001'::uuid as id from ({sql})"
+    by_rows, by_arrow = both(with_uuid)
+    assert by_rows == by_arrow and json.loads(by_arrow)["data"]["id"]["dict"] == ["00000000-0000-0000-0000-000000000001"]
