@@ -112,10 +112,30 @@ def test_ingest_during_a_build_waits_and_the_next_build_sees_it(three_runs_built
     assert _count(setup.warehouse) == 7
 
 
+# Loaded by the ingest process of the test below (sitecustomize on its PYTHONPATH): it holds the
+# lake's lock this long after its last run, before it compacts and lets go. Without it the ingest
+# of 37 small runs could finish before the build, still importing, asks for the lock (seen once
+# in CI: the build never waited, and the test could not see it wait).
+_HOLD_THE_LAKE = """
+import os, time
+from iopscope import compaction
+_finish = compaction.finish
+def finish(*args, **kwargs):
+    time.sleep(float(os.environ["IOPSCOPE_TEST_INGEST_HOLD_S"]))
+    return _finish(*args, **kwargs)
+compaction.finish = finish
+"""
+
+
 def test_builds_wait_for_an_ingest(three_runs_built, tmp_path):
     setup = three_runs_built.clone(tmp_path)
     setup.add_runs(SWEEP_RUNS[3:40])
-    ingest = iopscope("ingest", "--quiet", "--force", *setup.where, env=setup.env)
+    hook = tmp_path / "hook"
+    hook.mkdir()
+    (hook / "sitecustomize.py").write_text(_HOLD_THE_LAKE)
+    slow = {**setup.env, "IOPSCOPE_TEST_INGEST_HOLD_S": "4",
+            "PYTHONPATH": os.pathsep.join(filter(None, [str(hook), setup.env.get("PYTHONPATH")]))}
+    ingest = iopscope("ingest", "--quiet", "--force", *setup.where, env=slow)
     _wait_for_holder(setup.lake / ".lock", ingest)
     build = iopscope("dbt", "--update", *setup.where, env=setup.env)
     assert _finish(ingest)[0] == 0
