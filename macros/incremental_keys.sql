@@ -8,7 +8,9 @@
     int_run_fingerprints does for runs. A model built from those keys then
       1. pre-hook  delete_rows_of_changed_keys(): deletes every row that names a key which is not
                    a current, unchanged key (changed keys and keys that vanished);
-      2. model     selects only the rows of new and changed keys (keys_to_build_filter());
+      2. model     selects only the rows of new and changed keys (keys_to_build_filter()), and the
+                   rows that name no key (a null key column): step 1 deletes those on every build,
+                   so every build makes them again, as a full build does;
       3. strategy  append (the delete made room), so its rows equal a full build's.
     A key's fingerprint must cover every column the model reads for it: a row the fingerprint does
     not cover could change without the key being rebuilt. The update either passes whole or
@@ -68,16 +70,19 @@ flagged as (
 
 
 {#- Rows whose key (key_map: [[the model's expression, fingerprint column], ...]) is a new or
-    changed key of `fingerprints`. On a full build: every row. -#}
+    changed key of `fingerprints`, or that name no key (one of its expressions null: no current
+    key holds such a row, so delete_rows_of_changed_keys deletes it on every build). On a full
+    build: every row. -#}
 {% macro keys_to_build_filter(fingerprints, key_map) -%}
     {%- if is_incremental() -%}
+    ({% for expression, key_column in key_map %}{{ expression }} is null or {% endfor -%}
     exists (
         select 1 from {{ fingerprints }} as changed_keys
         where changed_keys.is_new_or_changed
         {%- for expression, key_column in key_map %}
           and changed_keys.{{ key_column }} = {{ expression }}
         {%- endfor %}
-    )
+    ))
     {%- else -%}
     (1 = 1)
     {%- endif -%}

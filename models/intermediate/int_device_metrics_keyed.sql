@@ -46,8 +46,7 @@ with tpcc as (
 published_io as (
 
     select * from {{ ref('int_published_io_results_described') }} as published_results
-    where published_results.device_id is null
-       or {{ keys_to_build_filter(ref('int_device_input_fingerprints'), [['published_results.device_id', 'device_id']]) }}
+    where {{ keys_to_build_filter(ref('int_device_input_fingerprints'), [['published_results.device_id', 'device_id']]) }}
 
 ),
 

@@ -25,9 +25,7 @@ with metrics as (
       and outstanding_ios is not null
       and not is_range_end
       and metric in ('iops', 'mib_per_s')
-      -- a result without a device belongs to no key: its sweep is made again by every build
-      and (keyed.device_id is null
-           or {{ keys_to_build_filter(ref('int_device_input_fingerprints'), [['keyed.device_id', 'device_id']]) }})
+      and {{ keys_to_build_filter(ref('int_device_input_fingerprints'), [['keyed.device_id', 'device_id']]) }}
 
 ),
 

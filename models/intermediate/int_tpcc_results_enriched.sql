@@ -40,7 +40,7 @@
 with results as (
 
     select * from {{ ref('int_tpcc_results_unioned') }} as unioned
-    where (unioned.device_id is null or {{ keys_to_build_filter(ref('int_tpcc_device_fingerprints'), [['unioned.device_id', 'device_id']]) }})
+    where {{ keys_to_build_filter(ref('int_tpcc_device_fingerprints'), [['unioned.device_id', 'device_id']]) }}
 
 ),
 

@@ -48,9 +48,7 @@ published as (
 
     select * from {{ ref('fct_published_io_results') }} as published_results
     where is_over_all_loads and metric in ('iops', 'mb_per_s')
-      -- a row without a device belongs to no key: deleted and made again by every build
-      and (published_results.device_id is null
-           or {{ keys_to_build_filter(ref('int_device_input_fingerprints'), [['published_results.device_id', 'device_id']]) }})
+      and {{ keys_to_build_filter(ref('int_device_input_fingerprints'), [['published_results.device_id', 'device_id']]) }}
 
 ),
 

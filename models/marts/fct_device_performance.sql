@@ -55,8 +55,7 @@ published_io as (
 
     select * from {{ ref('int_published_io_results_described') }} as described
     where metric in ('iops', 'mb_per_s')
-      -- a row without a device belongs to no key: deleted and made again by every build
-      and (described.device_id is null or {{ keys_to_build_filter(ref('int_device_input_fingerprints'), [['described.device_id', 'device_id']]) }})
+      and {{ keys_to_build_filter(ref('int_device_input_fingerprints'), [['described.device_id', 'device_id']]) }}
 
 ),
 

@@ -14,7 +14,7 @@
 with results as (
 
     select * from {{ ref('int_tpcc_results_enriched') }} as enriched
-    where (enriched.device_id is null or {{ keys_to_build_filter(ref('int_tpcc_device_fingerprints'), [['enriched.device_id', 'device_id']]) }})
+    where {{ keys_to_build_filter(ref('int_tpcc_device_fingerprints'), [['enriched.device_id', 'device_id']]) }}
 
 ),
 
