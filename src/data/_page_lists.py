@@ -205,4 +205,4 @@ def studies_query(catalog: dict) -> pm.RowsQuery | None:
     columns = ", ".join(_col(catalog, "dim_studies", c, cast="bigint" if c.endswith("_count") else None)
                         for c in STUDY_COLUMNS)
     return pm.RowsQuery("studies", f"select {columns} from {_M}.dim_studies",
-                        computed=catalog["dim_studies"].get("kind") == "view")
+                        computed=sd.listed_as_view(catalog, "dim_studies"))

@@ -172,9 +172,12 @@ _FLOAT_TYPES = frozenset({"DOUBLE", "FLOAT", "REAL"})
 def column_values(rows: list[tuple], i: int, duckdb_type: str) -> list:
     """Column ``i`` of ``rows`` as JSON-safe values (what ``clean`` makes of each), converted
     by what the column's DuckDB type can hold."""
-    if duckdb_type in _SAFE_TYPES:
-        return [row[i] for row in rows]
     return json_safe_values([row[i] for row in rows], duckdb_type)
+
+
+def listed_as_view(catalog: dict, name: str) -> bool:
+    """Whether :func:`marts` lists ``name`` as a view (its rows are computed when read)."""
+    return catalog[name].get("kind") == "view"
 
 
 def json_safe_values(values: list, duckdb_type: str) -> list:
@@ -364,16 +367,20 @@ def query_payload(con, name: str, sql: str, params: list | None = None) -> dict:
     if not all(t in _ARROW_TYPES for t in types):
         return rows_payload(name, names, types, relation.fetchall())
     table = relation.to_arrow_table()
-    data = {n: encode_column(json_safe_values(_arrow_values(table.column(i), t), t), all_strings=t == "VARCHAR" or None)
-            for i, (n, t) in enumerate(zip(names, types))}
-    return {"name": name, "exists": True, "rows": table.num_rows,
-            "columns": [{"name": n, "type": t} for n, t in zip(names, types)], "data": data}
+    return columns_payload(name, names, types, [_arrow_values(table.column(i), t) for i, t in enumerate(types)],
+                           table.num_rows)
 
 
 def rows_payload(name: str, names: list[str], types: list[str], rows: list[tuple]) -> dict:
     """Rows (tuples, in the order of ``names``) as ``query_payload`` writes them."""
-    data = {n: column_payload(rows, i, t) for i, (n, t) in enumerate(zip(names, types))}
-    return {"name": name, "exists": True, "rows": len(rows),
+    return columns_payload(name, names, types, [[row[i] for row in rows] for i in range(len(names))], len(rows))
+
+
+def columns_payload(name: str, names: list[str], types: list[str], columns: list[list], count: int) -> dict:
+    """Columns of ``count`` values each (in the order of ``names``) as ``query_payload`` writes them."""
+    data = {n: encode_column(json_safe_values(values, t), all_strings=t == "VARCHAR" or None)
+            for n, t, values in zip(names, types, columns)}
+    return {"name": name, "exists": True, "rows": count,
             "columns": [{"name": n, "type": t} for n, t in zip(names, types)], "data": data}
 
 

@@ -74,10 +74,6 @@ WHOLE_MARTS = (
 SERIES_KEYS = ("tpcc_series_id", "run_id", "device_id", "connections", "source_kind", "study_id", "series_label")
 
 
-def is_view(catalog: dict, mart: str) -> bool:
-    return catalog[mart].get("kind") == "view"
-
-
 def columns_query(catalog: dict, mart: str, wanted: tuple[str, ...], name: str) -> pm.RowsQuery | None:
     """The wanted columns of a mart (those it has), every row, ordered by all of them (the
     first, the mart's unique id, decides: the same rows give the same bytes however the mart
@@ -87,7 +83,7 @@ def columns_query(catalog: dict, mart: str, wanted: tuple[str, ...], name: str) 
     present = [c for c in wanted if sd.has_column(catalog, mart, c)]
     cols = ", ".join(sd.quote_ident(c) for c in present)
     return pm.RowsQuery(name, f"select {cols} from {sd.MARTS_SCHEMA}.{sd.quote_ident(mart)}",
-                        computed=is_view(catalog, mart))
+                        computed=sd.listed_as_view(catalog, mart))
 
 
 def series_query(catalog: dict) -> pm.RowsQuery | None:
@@ -147,7 +143,7 @@ def sizing_fio_query(catalog: dict) -> pm.RowsQuery | None:
     order = [c for c in first if c in present] + [c for c in present if c not in first]
     return pm.RowsQuery("sizing_fio_points",
                         f"select {cols} from {sd.MARTS_SCHEMA}.{mart} where {' and '.join(filters)}",
-                        order=", ".join(sd.quote_ident(c) for c in order), computed=is_view(catalog, mart))
+                        order=", ".join(sd.quote_ident(c) for c in order), computed=sd.listed_as_view(catalog, mart))
 
 
 def whole_mart_query(catalog: dict, name: str) -> pm.RowsQuery | None:
@@ -155,7 +151,7 @@ def whole_mart_query(catalog: dict, name: str) -> pm.RowsQuery | None:
     columns and types), ordered by all its columns."""
     if name not in catalog:
         return None
-    return pm.RowsQuery(name, f"select * from {sd.MARTS_SCHEMA}.{sd.quote_ident(name)}", computed=is_view(catalog, name),
+    return pm.RowsQuery(name, f"select * from {sd.MARTS_SCHEMA}.{sd.quote_ident(name)}", computed=sd.listed_as_view(catalog, name),
                         columns=tuple((c["name"], c["type"]) for c in catalog[name]["columns"]))
 
 
