@@ -106,6 +106,9 @@ def log(msg: str) -> None:
 
 PAGE_MIB = os.sysconf("SC_PAGE_SIZE") / 2 ** 20
 GNU_TIME = "/usr/bin/time" if os.access("/usr/bin/time", os.X_OK) else None
+# The one-command measures of one new run (section_incremental): the key they are stored under,
+# and the command as the report names it.
+BUILD_MEASURES = (("build", "`iopscope build`"), ("build_named", "`iopscope build <run folder>`"))
 RSS_CAP_MIB = 12 * 1024   # a stage whose processes together exceed this is stopped (shared machine)
 
 
@@ -1141,7 +1144,7 @@ def incremental_targets(runs: list[dict[str, Any]]) -> list[dict[str, Any]]:
             points.setdefault("ingest + update (two commands)", []).append(
                 (inc["runs"], round(statistics.median(walls), 3), round(statistics.median(cpus), 3), len(walls)))
         measured_build = False
-        for key, command in (("build", "`iopscope build`"), ("build_named", "`iopscope build <run folder>`")):
+        for key, command in BUILD_MEASURES:
             build = inc.get(key) or {}
             if build.get("rc") == 0 and build.get("new_run_parsed"):
                 # the issue's own measure: `iopscope build`, one command, for one more new run
@@ -1375,7 +1378,7 @@ def markdown(report: dict[str, Any]) -> str:
                    "full": f"Framework's build ({inc['site'].get('full_reason', '')})"}.get(mode, "")
             rows.append([f"site build{f' ({how})' if how else ''}", inc["site"].get("wall_s"), inc["site"].get("cpu_s"),
                          inc["site"].get("max_rss_mib")])
-        for key, command in (("build", "`iopscope build`"), ("build_named", "`iopscope build <run folder>`")):
+        for key, command in BUILD_MEASURES:
             build = inc.get(key) or {}
             if build:
                 stages = ", ".join(f"{stage} {s} s" for stage, s in build.get("stages_s", {}).items())
