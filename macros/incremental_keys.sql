@@ -72,9 +72,40 @@ flagged as (
 {#- Rows whose key (key_map: [[the model's expression, fingerprint column], ...]) is a new or
     changed key of `fingerprints`, or that name no key (one of its expressions null: no current
     key holds such a row, so delete_rows_of_changed_keys deletes it on every build). On a full
-    build: every row. -#}
+    build: every row.
+
+    A one-column key is written into the SQL as a list of constants when there are few, as
+    runs_to_build() writes runs (`device_id in ('a', 'b')` instead of an exists subquery):
+    DuckDB then reads the key column first and only the matching rows of the others. The
+    subquery made it read every column of every row before joining: 0.22 of the 0.47 s that
+    fct_condition_quotients took in an update at 10,000 runs, where the list takes 0.01 s. The
+    predicate is marked /*iopscope:keys_to_build column=... query=...*/ ... /*iopscope:keys_to_build_end*/
+    so that the update replay (iopscope/update_replay.py) renders it again from the query. -#}
 {% macro keys_to_build_filter(fingerprints, key_map) -%}
-    {%- if is_incremental() -%}
+    {%- if not is_incremental() -%}
+    (1 = 1)
+    {%- elif execute and key_map | length == 1 and model.resource_type != 'unit_test' -%}
+        {%- set expression, key_column = key_map[0] -%}
+        {%- set query = 'select ' ~ key_column ~ ' from ' ~ fingerprints ~ ' where is_new_or_changed and ' ~ key_column ~ ' is not null' -%}
+        {%- if '*/' in query or ' ' in expression -%}
+            {{ exceptions.raise_compiler_error("keys_to_build_filter: cannot mark '" ~ expression ~ "' for the update replay") }}
+        {%- endif -%}
+        {%- set keys = run_query(query).columns[0].values() -%}
+    /*iopscope:keys_to_build column={{ expression }} query={{ query }}*/
+    ({{ expression }} is null
+        {%- if keys | length == 0 %}
+    )
+        {%- elif keys | length <= var('runs_to_build_max_listed', 2000) and keys | reject('string') | list | length == 0 %}
+     or {{ expression }} in (
+            {%- for key in keys -%}
+        '{{ key | replace("'", "''") }}'{{ ", " if not loop.last }}
+            {%- endfor -%}
+    ))
+        {%- else %}
+     or {{ expression }} in ({{ query }}))
+        {%- endif %}
+    /*iopscope:keys_to_build_end*/
+    {%- else -%}
     ({% for expression, key_column in key_map %}{{ expression }} is null or {% endfor -%}
     exists (
         select 1 from {{ fingerprints }} as changed_keys
@@ -83,8 +114,6 @@ flagged as (
           and changed_keys.{{ key_column }} = {{ expression }}
         {%- endfor %}
     ))
-    {%- else -%}
-    (1 = 1)
     {%- endif -%}
 {%- endmacro %}
 

@@ -14,8 +14,9 @@ an order that respects the graph (a node starts only when its parents have finis
 order in which nodes began is topological), and :func:`save` stores them beside the warehouse
 as ``<warehouse>.update.json`` with the build key. The next update, when the key still matches,
 replays them (:func:`replay`) in one DuckDB transaction on the live file: each runs_to_build
-predicate (marked by the macro with the query that lists its runs) is rendered again from that
-query, run at the same point of the replay as dbt ran it (before the node's first statement).
+predicate (marked by the macro with the query that lists its runs), and each keys_to_build one
+(the new and changed keys of an incremental-by-key model), is rendered again from that query,
+run at the same point of the replay as dbt ran it (before the node's first statement).
 DuckDB's commit makes the update atomic: a replay that fails or is killed leaves the file as
 it was, and the update falls back to dbt.
 
@@ -35,6 +36,7 @@ import time
 import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable
 
 import duckdb
 
@@ -61,6 +63,10 @@ MAX_LISTED_RUNS = 2000
 _RUNS_MARK = re.compile(
     r"/\*iopscope:runs_to_build column=(?P<column>\S+) query=(?P<query>.*?)\*/(?P<rendered>.*?)"
     r"/\*iopscope:runs_to_build_end\*/", re.S)
+# macros/incremental_keys.sql: keys_to_build_filter() marks its one-column predicate the same way
+_KEYS_MARK = re.compile(
+    r"/\*iopscope:keys_to_build column=(?P<column>\S+) query=(?P<query>.*?)\*/(?P<rendered>.*?)"
+    r"/\*iopscope:keys_to_build_end\*/", re.S)
 # dbt's query comment that opens every statement
 _DBT_COMMENT = re.compile(r"^\s*/\*.*?\*/\s*", re.S)
 # statements that change nothing: dbt's transaction control (the replay is one transaction)
@@ -186,15 +192,33 @@ def _render_runs(column: str, query: str, runs: list[str]) -> str:
     return f"{column} in ({query})"
 
 
-def _resolve_runs(con: duckdb.DuckDBPyConnection, sql: str, lists: dict[str, list[str]]) -> str:
-    def rendered(match: re.Match) -> str:
-        query = match["query"]
-        if query not in lists:
-            lists[query] = [row[0] for row in con.execute(query).fetchall()]
-        return (f"/*iopscope:runs_to_build column={match['column']} query={query}*/ "
-                f"{_render_runs(match['column'], query, lists[query])} /*iopscope:runs_to_build_end*/")
+def _render_keys(column: str, query: str, keys: list) -> str:
+    """The predicate keys_to_build_filter() renders for these keys (the macro's three cases)."""
+    if not keys:
+        return f"({column} is null)"
+    if len(keys) <= MAX_LISTED_RUNS and all(isinstance(key, str) for key in keys):
+        return f"({column} is null or {column} in (" + \
+            ", ".join("'" + key.replace("'", "''") + "'" for key in keys) + "))"
+    return f"({column} is null or {column} in ({query}))"
 
-    return _RUNS_MARK.sub(rendered, sql)
+
+def _resolve_runs(con: duckdb.DuckDBPyConnection, sql: str, lists: dict[str, list[str]],
+                  keys: dict[str, list] | None = None) -> str:
+    """``sql`` with each marked runs_to_build / keys_to_build predicate rendered again from its
+    query; ``lists`` and ``keys`` keep the values each query gave (one query per node)."""
+    keys = {} if keys is None else keys
+
+    def renderer(mark: str, values_of: dict[str, list], render) -> Callable[[re.Match], str]:
+        def rendered(match: re.Match) -> str:
+            query = match["query"]
+            if query not in values_of:
+                values_of[query] = [row[0] for row in con.execute(query).fetchall()]
+            return (f"/*iopscope:{mark} column={match['column']} query={query}*/ "
+                    f"{render(match['column'], query, values_of[query])} /*iopscope:{mark}_end*/")
+        return rendered
+
+    sql = _RUNS_MARK.sub(renderer("runs_to_build", lists, _render_runs), sql)
+    return _KEYS_MARK.sub(renderer("keys_to_build", keys, _render_keys), sql)
 
 
 @dataclass
@@ -224,9 +248,10 @@ def replay(con: duckdb.DuckDBPyConnection, statements: list[Statement]) -> Repla
             # a node's runs lists are taken before its first statement, as dbt renders the
             # model (and so runs the macro's queries) before its pre-hook deletes stale rows
             lists: dict[str, list[str]] = {}
+            keys: dict[str, list] = {}
             node_started = time.monotonic()
             try:
-                rendered = [_resolve_runs(con, sql, lists) for sql in sqls]
+                rendered = [_resolve_runs(con, sql, lists, keys) for sql in sqls]
                 for sql in rendered:
                     con.execute(sql)
                     report.statements += 1

@@ -67,6 +67,32 @@ def test_markers_are_rendered_from_their_query_as_the_macro_does(tmp_path):
     assert update_replay._render_runs("x.run_id", "select 1", many) == "x.run_id in (select 1)"
 
 
+KEYS_MARK = "/*iopscope:keys_to_build column={column} query={query}*/ (1 = 1) /*iopscope:keys_to_build_end*/"
+
+
+def test_key_markers_keep_rows_without_a_key_and_those_of_changed_keys(tmp_path):
+    """keys_to_build_filter(): rows of the listed keys and rows whose key is null, nothing else;
+    more keys than can be listed (or keys that are not text) keep the subquery."""
+    con = _db(tmp_path, ["a", "b", "it's"])
+    con.execute("insert into samples values (null, 2)")
+    marked = KEYS_MARK.format(column="s.run_id", query="select run_id from changed")
+    script = [Statement("model.p.built", f"create table built as select * from samples as s where {marked}")]
+    update_replay.replay(con, script)
+    assert con.execute("select run_id, v from built").fetchall() == [(None, 2)]   # no key changed
+
+    con.execute("insert into changed values ('it''s')")
+    script = [Statement("model.p.built", "drop table built"), *script]
+    update_replay.replay(con, script)
+    assert sorted(con.execute("select run_id from built").fetchall(), key=str) == [("it's",), ("it's",), (None,)]
+
+    render = update_replay._render_keys
+    assert render("x.k", "q", []) == "(x.k is null)"
+    assert render("x.k", "q", ["a", "it's"]) == "(x.k is null or x.k in ('a', 'it''s'))"
+    assert render("x.k", "q", [1, 2]) == "(x.k is null or x.k in (q))"
+    many = [str(i) for i in range(update_replay.MAX_LISTED_RUNS + 1)]
+    assert render("x.k", "select 1", many) == "(x.k is null or x.k in (select 1))"
+
+
 def test_a_node_takes_its_runs_lists_before_its_first_statement(tmp_path):
     """dbt renders a model (running the macro's queries) before its pre-hook deletes rows: a
     list the node's own delete would shrink is taken before it."""
