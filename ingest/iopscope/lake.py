@@ -28,6 +28,7 @@ import datetime as dt
 import json
 import math
 import os
+import re
 import shutil
 import tempfile
 from dataclasses import dataclass, field
@@ -44,6 +45,8 @@ from iopscope.units import EXACT_INT_LIMIT, to_bool, to_float, to_int
 
 SCHEMA_PARTITION = "_schema"
 STATE_FILE = "_state.json"
+# how every snapshot save_state writes begins (keys sorted)
+_FINGERPRINT_HEAD = re.compile(rb'\{"fingerprint":"([0-9a-f]*)"[,}]')
 JOURNAL_MIN_BYTES = 1 << 20   # below this the journal never triggers a snapshot rewrite
 LOCK_FILE = ".lock"
 STAGING_DIR = ".staging"
@@ -441,6 +444,23 @@ class Lake:
         self.packs_at_load = {key: (collection_of(entry["dir"]), entry["pack"])
                               for key, entry in state["runs"].items() if entry.get("pack")}
         return state
+
+    def parser_fingerprint(self) -> str | None:
+        """The snapshot's "fingerprint" (the parsers the lake was written by; no journal line
+        changes it) without parsing the snapshot: save_state sorts its keys, so it opens
+        ``{"fingerprint":"..."``. Parsing all 8 MB of it at 10,000 runs took 0.07 s of every
+        build for this one value. A snapshot that opens otherwise (none yet, an older layout) is
+        parsed whole."""
+        path = self.root / STATE_FILE
+        try:
+            with open(path, "rb") as fh:
+                head = fh.read(256)
+        except FileNotFoundError:
+            return None
+        match = _FINGERPRINT_HEAD.match(head)
+        if match:
+            return match.group(1).decode()
+        return _upgrade_state(json.loads(path.read_bytes())).get("fingerprint")
 
     def record_run(self, state: dict[str, Any], key: str) -> None:
         """Make ``state["runs"][key]`` (or its absence) durable: one line appended to the

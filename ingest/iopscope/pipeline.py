@@ -313,8 +313,7 @@ def warehouse_build_key(paths: Paths) -> str:
             if file.is_file():
                 digest.update(file.relative_to(paths.root).as_posix().encode() + b"\0")
                 digest.update(file.read_bytes() + b"\0")
-    state = paths.lake / "_state.json"
-    lake_fingerprint = json.loads(state.read_text()).get("fingerprint") if state.is_file() else None
+    lake_fingerprint = Lake(paths.lake).parser_fingerprint()
     digest.update(json.dumps([str(paths.lake.resolve()), lake_fingerprint]).encode())
     return digest.hexdigest()[:16]
 

@@ -371,3 +371,41 @@ def test_parts_small_and_large_are_deterministic_and_readable(tmp_path, rows):
     assert pq.read_table(tmp_path / "a.parquet", use_threads=False).equals(lake_mod.dense(table))
     got = duckdb.sql(f"select count(*), sum(sample_index), min(run_id) from '{tmp_path}/a.parquet'").fetchall()
     assert got == [(rows, rows * (rows - 1) // 2, "r")]
+
+
+def test_the_parser_fingerprint_is_read_from_the_snapshot_head_or_the_whole_snapshot(tmp_path):
+    """A build reads the lake's parser fingerprint from the first bytes of the snapshot that
+    save_state writes (keys sorted); a snapshot in another layout is parsed whole."""
+    lake = lake_mod.Lake(tmp_path / "lake")
+    assert lake.parser_fingerprint() is None   # no snapshot yet
+    Ingestor(make_tree(tmp_path), tmp_path / "lake").run()
+    state = lake.load_state()
+    lake.save_state(state)
+    assert state["fingerprint"] and lake.parser_fingerprint() == state["fingerprint"]
+    # the same state with "runs" first: nothing in the head to read, the value still found
+    (tmp_path / "lake" / "_state.json").write_text(json.dumps({"runs": state["runs"], "generation": state["generation"],
+                                                               "fingerprint": "other"}))
+    assert lake.parser_fingerprint() == "other"
+
+
+def test_a_touched_file_keeps_its_hash_and_an_edited_one_of_the_same_size_is_parsed_again(tmp_path):
+    """The no-op check compares each file's size and modification time with the state's: a
+    file touched but identical is not parsed (its new time is recorded, so the next ingest does
+    not hash it again); a file rewritten in place at the same size is parsed again."""
+    import os
+
+    raw = make_tree(tmp_path)
+    lake = tmp_path / "lake"
+    Ingestor(raw, lake).run()
+    fio = raw / "measured" / "good" / "fio.json"
+    os.utime(fio, ns=(fio.stat().st_atime_ns, fio.stat().st_mtime_ns + 10**9))
+    report = Ingestor(raw, lake).run()
+    assert report.files_parsed == 0 and report.runs_unchanged == 3
+    entry = next(e for e in lake_mod.Lake(lake).load_state()["runs"].values() if e["dir"] == "measured/good")
+    assert entry["files"]["fio.json"][2] == fio.stat().st_mtime_ns
+
+    text = fio.read_text()
+    fio.write_text(text.replace('"fio-', '"fiO-', 1))   # same size, other bytes
+    assert fio.stat().st_size == len(text.encode())
+    report = Ingestor(raw, lake).run()
+    assert report.runs_ingested == 1 and report.runs_unchanged == 2
