@@ -1033,3 +1033,35 @@ def test_query_payload_through_arrow_gives_the_bytes_of_the_row_tuples(monkeypat
     with_uuid = f"select *, uuid() is not null as u, '00000000-0000-0000-0000-000000000001'::uuid as id from ({sql})"
     by_rows, by_arrow = both(with_uuid)
     assert by_rows == by_arrow and json.loads(by_arrow)["data"]["id"]["dict"] == ["00000000-0000-0000-0000-000000000001"]
+
+
+def test_digests_by_key_in_two_scans_equal_the_hashed_row_expression(tmp_path, monkeypatch):
+    """_digests_by_key splits the rows hashed whole from those hashed by key into two scans; its
+    counts and sums must be those of hashed_row() over every row (the part cache's fingerprints
+    carry them: another sum would rewrite every part once, a wrong one would keep a stale part)."""
+    monkeypatch.syspath_prepend(str(DATA))
+    rp = importlib.import_module("_run_parquet")
+    sd = importlib.import_module("_sitedata")
+    path = tmp_path / "wh.duckdb"
+    monkeypatch.setenv("IOPSCOPE_WAREHOUSE", str(path))
+    _stamped_sql(path, "create schema marts; "
+                 "create table marts.fct_condition_quotients as select "
+                 "case when i % 7 = 0 then null else 'dev-' || (i % 13)::varchar end as device_id, "
+                 "case when i % 11 = 0 then null else 'fp-' || (i % 5)::varchar end as device_fingerprint, "
+                 "i * 0.25 as quotient from range(0, 500) t(i); "
+                 "create table marts.fct_tpcc_intervals as select "
+                 "case when i % 9 = 0 then 'published-x' else 'run-' || (i % 17)::varchar end as run_id, "
+                 "case when i % 9 = 0 then 'published' when i % 4 = 0 then null else 'measured' end as source_kind, "
+                 "'fp-' || (i % 3)::varchar as run_fingerprint, i as tpm from range(0, 500) t(i)")
+    with duckdb.connect(str(path), read_only=True) as con:
+        catalog = sd.marts(con)
+        generation = sd.warehouse_generation()
+        assert generation
+        for mart, key in (("fct_condition_quotients", "device_id"), ("fct_tpcc_intervals", "run_id")):
+            relation = f"marts.{mart}"
+            split = con.execute(f"select {key}, n::bigint, total::varchar from "
+                                f"{rp._digests_by_key(catalog, mart, generation, relation, key)}").fetchall()
+            one = con.execute(f"select {key}, count(*)::bigint, sum({rp.hashed_row(catalog, mart, generation)})::varchar "
+                              f"from {relation} group by 1").fetchall()
+            assert sorted(split, key=str) == sorted(one, key=str) and len(one) > 10, mart
+            assert "case when" in rp.hashed_row(catalog, mart, generation)
