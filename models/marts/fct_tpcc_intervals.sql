@@ -9,7 +9,15 @@
 with intervals as (
 
     select * from {{ ref('int_tpcc_intervals_unioned') }}
-    where ({{ runs_to_build('run_id') }}) or source_kind = 'published'
+    where {{ runs_to_build('run_id') }}
+
+    union all
+
+    -- the published series, on every build: a second pass rather than an OR of the two, so that
+    -- each filter reaches the scan (the OR made DuckDB read every column of 1.6 M rows to keep a
+    -- few thousand: 0.07 s of an update at 10,000 runs)
+    select * from {{ ref('int_tpcc_intervals_unioned') }}
+    where source_kind = 'published' and ({{ runs_to_build('run_id') }}) is not true
 
 ),
 
