@@ -933,12 +933,14 @@ def section_incremental(work: Path, scale: str, seed: int, do_dbt: bool, do_site
                 log(f"incremental: iopscope build <run folder> of one more new run into {scale} (one command)")
                 out["build_named"] = run_build(env, work / f"dbt-{scale}" / "target", root,
                                                work / f"dist-{scale}-incremental", only=[raw / named.rel_dir])
-        # the repeats: more runs, one at a time, each measured like the first (runs + 4 onwards)
+        # the repeats: more runs, one at a time, each measured like the first (runs + 4 onwards):
+        # ingest + update, `iopscope build <run folder>` and `iopscope build`, a new run each
         for i in range(1, repeats):
-            two, one = plan(seed, runs + 4 + 2 * i, length)[runs + 2 + 2 * i:]   # generated one at a time below
-            for run in (two, one):
+            first = runs + 1 + 3 * i
+            two, one, walked = plan(seed, first + 3, length)[first:]   # generated one at a time below
+            for run in (two, one, walked):
                 created.append((raw / run.rel_dir, (raw / run.rel_dir).parent.exists()))
-            generate(raw, runs + 3 + 2 * i, seed, start=runs + 2 + 2 * i, length=length)
+            generate(raw, first + 1, seed, start=first, length=length)
             log(f"incremental: repeat {i + 1} of {repeats}: ingest + update of one more new run into {scale}")
             ing = measure([str(BIN / "iopscope"), "ingest", "--quiet"], env=env, cwd=ROOT)
             again = {"ingest_wall_s": ing["wall_s"], "ingest_cpu_s": ing["cpu_s"],
@@ -948,10 +950,14 @@ def section_incremental(work: Path, scale: str, seed: int, do_dbt: bool, do_site
                 again.update(dbt_wall_s=upd["wall_s"], dbt_cpu_s=upd["cpu_s"], dbt_rc=upd.get("rc"))
             out.setdefault("repeats", []).append(again)
             if do_site and do_dbt and out.get("build_named"):
-                generate(raw, runs + 4 + 2 * i, seed, start=runs + 3 + 2 * i, length=length)
+                generate(raw, first + 2, seed, start=first + 1, length=length)
                 log(f"incremental: repeat {i + 1} of {repeats}: iopscope build <run folder> into {scale}")
                 again["build_named"] = run_build(env, work / f"dbt-{scale}" / "target", root,
                                                  work / f"dist-{scale}-incremental", only=[raw / one.rel_dir])
+            if do_site and do_dbt and out.get("build"):
+                generate(raw, first + 3, seed, start=first + 2, length=length)
+                log(f"incremental: repeat {i + 1} of {repeats}: iopscope build into {scale}")
+                again["build"] = run_build(env, work / f"dbt-{scale}" / "target", root, work / f"dist-{scale}-incremental")
     finally:
         for run_dir, campaign_existed in reversed(created):
             shutil.rmtree(run_dir if campaign_existed else run_dir.parent, ignore_errors=True)
@@ -1399,8 +1405,10 @@ def markdown(report: dict[str, Any]) -> str:
         if inc.get("repeats"):
             twos = ", ".join(f"{r['ingest_wall_s'] + r.get('dbt_wall_s', 0):.2f}" for r in inc["repeats"])
             named = ", ".join(f"{r['build_named']['wall_s']:.2f}" for r in inc["repeats"] if r.get("build_named"))
+            walked = ", ".join(f"{r['build']['wall_s']:.2f}" for r in inc["repeats"] if r.get("build"))
             out.append(f"\nrepeated, one more new run each time: ingest + update {twos} s"
-                       + (f"; `iopscope build <run folder>` {named} s" if named else "") + "\n")
+                       + (f"; `iopscope build <run folder>` {named} s" if named else "")
+                       + (f"; `iopscope build` {walked} s" if walked else "") + "\n")
         if inc.get("dbt", {}).get("top_nodes"):
             out.append(_table(["slowest node of the update", "s"],
                               [[n["node"], n["s"]] for n in inc["dbt"]["top_nodes"]]))
