@@ -95,12 +95,8 @@ flagged as (
     ({{ expression }} is null
         {%- if keys | length == 0 %}
     )
-        {%- elif keys | length <= var('runs_to_build_max_listed', 2000) and keys | reject('string') | list | length == 0 %}
-     or {{ expression }} in (
-            {%- for key in keys -%}
-        '{{ key | replace("'", "''") }}'{{ ", " if not loop.last }}
-            {%- endfor -%}
-    ))
+        {%- elif keys | reject('string') | list | length == 0 %}
+     or {{ listed_or_queried(expression, keys, query) }})
         {%- else %}
      or {{ expression }} in ({{ query }}))
         {%- endif %}

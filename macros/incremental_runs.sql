@@ -51,16 +51,26 @@
     /*iopscope:runs_to_build column={{ run_id_column }} query={{ query }}*/
         {%- if runs | length == 0 %}
     (1 = 0)
-        {%- elif runs | length <= var('runs_to_build_max_listed', 2000) %}
-    {{ run_id_column }} in (
-            {%- for run in runs -%}
-        '{{ run | replace("'", "''") }}'{{ ", " if not loop.last }}
-            {%- endfor -%}
-    )
         {%- else %}
-    {{ run_id_column }} in ({{ query }})
+    {{ listed_or_queried(run_id_column, runs, query) }}
         {%- endif %}
     /*iopscope:runs_to_build_end*/
+    {%- endif -%}
+{%- endmacro %}
+
+
+{#- `column in (...)` for text values: the values as constants when there are few (at most
+    var('runs_to_build_max_listed', 2000)), else the query that lists them. runs_to_build() and
+    keys_to_build_filter() write their lists so; update_replay._render_runs does the same. -#}
+{% macro listed_or_queried(column, values, query) -%}
+    {%- if values | length <= var('runs_to_build_max_listed', 2000) -%}
+    {{ column }} in (
+        {%- for value in values -%}
+        '{{ value | replace("'", "''") }}'{{ ", " if not loop.last }}
+        {%- endfor -%}
+    )
+    {%- else -%}
+    {{ column }} in ({{ query }})
     {%- endif -%}
 {%- endmacro %}
 

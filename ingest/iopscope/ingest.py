@@ -440,17 +440,13 @@ class Ingestor:
         to be recorded now (False too for a run handed to ``batch``: recorded at its commit)."""
         previous = state["runs"].get(run.key)
         if previous is not None and self._unchanged(run, previous.get("files")):
-            report.runs_unchanged += 1
-            for err in previous.get("errors", []):
-                report.errors.append(FileError(**err))
+            _count_unchanged(previous, report)
             return False
         hashes, files = self._hashes(run, previous)
         old_files = (previous or {}).get("files")
         if old_files is not None and not self.force and \
                 {n: v[0] for n, v in old_files.items()} == {n: v[0] for n, v in files.items()}:
-            report.runs_unchanged += 1
-            for err in previous.get("errors", []):
-                report.errors.append(FileError(**err))
+            _count_unchanged(previous, report)
             if old_files != files:   # touched but identical: remember the new size and mtime
                 previous["files"] = files
                 return True
@@ -662,6 +658,14 @@ class Ingestor:
                         records=result.record_count)
         rows.add_record("ingest_files", file_row)
         return rows, errors
+
+
+def _count_unchanged(previous: dict, report: IngestReport) -> None:
+    """A run not parsed again: counted, and its recorded errors reported again (the exit status
+    stays honest)."""
+    report.runs_unchanged += 1
+    for err in previous.get("errors", []):
+        report.errors.append(FileError(**err))
 
 
 def _unreadable_reason(exc: OSError) -> str:

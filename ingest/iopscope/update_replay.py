@@ -193,13 +193,14 @@ def _render_runs(column: str, query: str, runs: list[str]) -> str:
 
 
 def _render_keys(column: str, query: str, keys: list) -> str:
-    """The predicate keys_to_build_filter() renders for these keys (the macro's three cases)."""
+    """The predicate keys_to_build_filter() renders for these keys (the macro's three cases):
+    runs_to_build()'s list of constants or subquery, or-ed with the rows that name no key; keys
+    that are not text keep the subquery."""
     if not keys:
         return f"({column} is null)"
-    if len(keys) <= MAX_LISTED_RUNS and all(isinstance(key, str) for key in keys):
-        return f"({column} is null or {column} in (" + \
-            ", ".join("'" + key.replace("'", "''") + "'" for key in keys) + "))"
-    return f"({column} is null or {column} in ({query}))"
+    if not all(isinstance(key, str) for key in keys):
+        return f"({column} is null or {column} in ({query}))"
+    return f"({column} is null or {_render_runs(column, query, keys)})"
 
 
 def _resolve_runs(con: duckdb.DuckDBPyConnection, sql: str, lists: dict[str, list[str]],

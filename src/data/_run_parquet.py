@@ -271,12 +271,16 @@ def fingerprints_by_run(catalog: dict, name: str, key: str) -> str | None:
     return sd.warehouse_generation()
 
 
+def _every_column_hash(catalog: dict, name: str) -> str:
+    """The SQL of a row's hash over all its columns."""
+    return "hash({})".format(", ".join(sd.quote_ident(c["name"]) for c in catalog[name]["columns"]))
+
+
 def _row_hash_cases(catalog: dict, name: str, generation: str | None) -> tuple[str, str | None, str | None]:
     """(hash of the rows hashed by key, the SQL condition true for the rows hashed whole
     instead, its negation); (every column, None, None) when every row is hashed whole."""
-    every_column = "hash({})".format(", ".join(sd.quote_ident(c["name"]) for c in catalog[name]["columns"]))
     if not generation:
-        return every_column, None, None
+        return _every_column_hash(catalog, name), None, None
     if name in DEVICE_LOCAL_MARTS:
         # a row of no device (or built before the column was) is no key's: hashed whole
         fingerprint = sd.quote_ident(DEVICE_LOCAL_MARTS[name])
@@ -293,7 +297,7 @@ def hashed_row(catalog: dict, name: str, generation: str | None) -> str:
     by_key, whole, _ = _row_hash_cases(catalog, name, generation)
     if whole is None:
         return by_key
-    every_column = _row_hash_cases(catalog, name, None)[0]
+    every_column = _every_column_hash(catalog, name)
     return f"case when {whole} then {every_column} else {by_key} end"
 
 
@@ -305,7 +309,7 @@ def _digests_by_key(catalog: dict, name: str, generation: str | None, mart: str,
     by_key, whole, not_whole = _row_hash_cases(catalog, name, generation)
     if whole is None:
         return f"(select {key}, count(*) as n, sum({by_key}) as total from {mart} group by 1)"
-    every_column = _row_hash_cases(catalog, name, None)[0]
+    every_column = _every_column_hash(catalog, name)
     return (f"(select {key}, sum(n) as n, sum(total) as total from ("
             f"select {key}, count(*) as n, sum({by_key}) as total from {mart} where {not_whole} group by 1 "
             f"union all select {key}, count(*) as n, sum({every_column}) as total from {mart} where {whole} group by 1"
