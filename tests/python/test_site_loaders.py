@@ -832,17 +832,22 @@ def test_condition_quotients_download_is_cut_by_device(tmp_path):
     assert f"{len(parts) - 1} Parquet files from the part cache, 1 written" in log
 
 
+def _stamped_warehouse(tmp_path, monkeypatch):
+    """The loaders' part modules and the path of an empty warehouse file the loaders read
+    (for _stamped_sql)."""
+    monkeypatch.syspath_prepend(str(DATA))
+    path = tmp_path / "wh.duckdb"
+    monkeypatch.setenv("IOPSCOPE_WAREHOUSE", str(path))
+    return importlib.import_module("_run_parquet"), importlib.import_module("_sitedata"), path
+
+
 def test_sample_marts_parts_are_fingerprinted_by_run_within_a_generation(tmp_path, monkeypatch):
     """part_fingerprints: a mart incremental by run (its rows carry run_fingerprint) is
     fingerprinted by its rows' (run_id, run_fingerprint) while the warehouse is the file its
     build stamped (iopscope/build_stamp.py), else by every column of every row."""
     from iopscope import build_stamp
 
-    monkeypatch.syspath_prepend(str(DATA))
-    rp = importlib.import_module("_run_parquet")
-    sd = importlib.import_module("_sitedata")
-    path = tmp_path / "wh.duckdb"
-    monkeypatch.setenv("IOPSCOPE_WAREHOUSE", str(path))
+    rp, sd, path = _stamped_warehouse(tmp_path, monkeypatch)
 
     def build(statements):
         con = duckdb.connect(str(path))
@@ -910,11 +915,7 @@ def test_rows_rebuilt_on_every_build_are_fingerprinted_whole_the_others_by_run(t
     """fct_tpcc_intervals (REBUILT_ROWS_OF_RUN_MARTS): its published rows, selected again by every
     build, are hashed column by column, so a change to one shows in its part's fingerprint
     though its run fingerprint stayed; a measured row is hashed by its run, within a generation."""
-    monkeypatch.syspath_prepend(str(DATA))
-    rp = importlib.import_module("_run_parquet")
-    sd = importlib.import_module("_sitedata")
-    path = tmp_path / "wh.duckdb"
-    monkeypatch.setenv("IOPSCOPE_WAREHOUSE", str(path))
+    rp, sd, path = _stamped_warehouse(tmp_path, monkeypatch)
 
     def build(sql):
         _stamped_sql(path, sql)
@@ -944,11 +945,7 @@ def test_device_local_marts_are_fingerprinted_by_device_within_a_generation(tmp_
     """fct_condition_quotients (DEVICE_LOCAL_MARTS): a part's fingerprint follows its rows'
     (device_id, device_fingerprint) within a generation; a row without a device is hashed whole;
     outside a generation every column is hashed."""
-    monkeypatch.syspath_prepend(str(DATA))
-    rp = importlib.import_module("_run_parquet")
-    sd = importlib.import_module("_sitedata")
-    path = tmp_path / "wh.duckdb"
-    monkeypatch.setenv("IOPSCOPE_WAREHOUSE", str(path))
+    rp, sd, path = _stamped_warehouse(tmp_path, monkeypatch)
 
     def build(sql, stamp=True):
         _stamped_sql(path, sql, stamp)
@@ -1039,11 +1036,7 @@ def test_digests_by_key_in_two_scans_equal_the_hashed_row_expression(tmp_path, m
     """_digests_by_key splits the rows hashed whole from those hashed by key into two scans; its
     counts and sums must be those of hashed_row() over every row (the part cache's fingerprints
     carry them: another sum would rewrite every part once, a wrong one would keep a stale part)."""
-    monkeypatch.syspath_prepend(str(DATA))
-    rp = importlib.import_module("_run_parquet")
-    sd = importlib.import_module("_sitedata")
-    path = tmp_path / "wh.duckdb"
-    monkeypatch.setenv("IOPSCOPE_WAREHOUSE", str(path))
+    rp, sd, path = _stamped_warehouse(tmp_path, monkeypatch)
     _stamped_sql(path, "create schema marts; "
                  "create table marts.fct_condition_quotients as select "
                  "case when i % 7 = 0 then null else 'dev-' || (i % 13)::varchar end as device_id, "
