@@ -1407,11 +1407,12 @@ def markdown(report: dict[str, Any]) -> str:
                    "Parquet files after it\n")
         if inc.get("repeats"):
             twos = ", ".join(f"{r['ingest_wall_s'] + r.get('dbt_wall_s', 0):.2f}" for r in inc["repeats"])
-            named = ", ".join(f"{r['build_named']['wall_s']:.2f}" for r in inc["repeats"] if r.get("build_named"))
-            walked = ", ".join(f"{r['build']['wall_s']:.2f}" for r in inc["repeats"] if r.get("build"))
-            out.append(f"\nrepeated, one more new run each time: ingest + update {twos} s"
-                       + (f"; `iopscope build <run folder>` {named} s" if named else "")
-                       + (f"; `iopscope build` {walked} s" if walked else "") + "\n")
+            measured = [f"ingest + update {twos} s"]
+            for key, command in BUILD_MEASURES:
+                walls = ", ".join(f"{r[key]['wall_s']:.2f}" for r in inc["repeats"] if r.get(key))
+                if walls:
+                    measured.append(f"{command} {walls} s")
+            out.append("\nrepeated, one more new run each time: " + "; ".join(measured) + "\n")
         if inc.get("dbt", {}).get("top_nodes"):
             out.append(_table(["slowest node of the update", "s"],
                               [[n["node"], n["s"]] for n in inc["dbt"]["top_nodes"]]))
