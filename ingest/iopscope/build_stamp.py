@@ -12,7 +12,7 @@ Example: {"build_key": "3f2a...", "lake_key": "9c1e...", "generation": "5b0c..."
 "file": {"ino": 1835011, "size": 2936012800, "mtime_ns": 1764221054000000000}}
 
 The site's loaders use the generation to fingerprint the per-sample marts' parts by their runs
-instead of hashing every row (src/data/_run_parquet.py part_fingerprints), which is sound only
+instead of hashing every row (src/data/_run_parquet.py planned_parts), which is sound only
 while the file is the one a build committed: :func:`committed_generation` checks its identity,
 so a file written by anything else (plain dbt, `iopscope dbt`, a copy, the Spark build, which
 removes the stamp) gets no generation and every row is hashed again.

@@ -2,12 +2,12 @@
 # description from dbt's persisted docs) and row count, plus the run index (id -> page slug)
 # and the known marts that are not built yet. `downloads`: the formats data/marts/ serves per mart
 # (_sitedata.download_formats, the same rule as src/data/_paths.py); `on_demand`: a view mart too
-# big to write out (_sitedata.counted_rows None), offered by SQL only.
+# big to write out (_sitedata.counted_rows None), offered by SQL only. A big mart's Parquet
+# download in parts is listed by the marts loader beside the parts (data/marts/parts.json).
 import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import _run_parquet as rp  # noqa: E402
 import _sitedata as sd  # noqa: E402
 
 con = sd.connect()
@@ -15,15 +15,10 @@ catalog = sd.marts(con)
 tables = []
 for name, info in catalog.items():
     count = sd.counted_rows(con, name)  # None: a view of more rows than the site writes out
-    parts = rp.parquet_files(con, catalog, name)
     tables.append({"name": name, "comment": info["comment"], "rows": count, "columns": info["columns"],
                    "downloads": list(sd.download_formats(con, name, rows=count)),
                    # a view too big to write out: no download, queried from the full warehouse
-                   "on_demand": count is None,
-                   # a big mart's Parquet download is several files (src/data/_run_parquet.py
-                   # plan_parts): each with the first key it holds (null: from the first) and its rows
-                   "parquet_parts": [p.listing() for p in parts] if len(parts) > 1 else None,
-                   "parquet_part_key": rp.part_key_of(catalog, name)[0] if len(parts) > 1 else None})
+                   "on_demand": count is None})
 kinds = {}
 if con is not None and sd.has_column(catalog, "dim_runs", "source_kind"):
     kinds = dict(con.execute("select run_id, source_kind from marts.dim_runs").fetchall())

@@ -47,6 +47,14 @@ function catalog() {
   return JSON.parse(readFileSync(join(dir, name), "utf-8"));
 }
 
+/** The marts served in parts, as the marts loader listed them beside the parts (data/marts/parts.json). */
+function martParts() {
+  const dir = join(DIST, "_file", "data", "marts");
+  const name = readdirSync(dir).find((n) => /^parts\.[0-9a-f]+\.json$/.test(n));
+  assert.ok(name, "the Data page's list of parts was built");
+  return JSON.parse(readFileSync(join(dir, name), "utf-8"));
+}
+
 let browser;
 let server;
 before(async () => {
@@ -607,10 +615,11 @@ describe("data page", () => {
       }
       // Every format the catalog lists for a mart has its link (big marts: Parquet only; a mart
       // in parts: a link per part, listed under the mart, and the index points there).
+      const parts = martParts();
       for (const t of catalog().tables) {
         for (const f of t.downloads ?? ["csv", "parquet"]) {
-          if (f === "parquet" && t.parquet_parts) {
-            for (const {file} of t.parquet_parts) assert.ok(links.some((u) => u.endsWith(`/data/marts/${file}`)), `${file} has no link`);
+          if (f === "parquet" && parts[t.name]) {
+            for (const {file} of parts[t.name].parts) assert.ok(links.some((u) => u.endsWith(`/data/marts/${file}`)), `${file} has no link`);
             await page.locator(`#mart-index a[href="#parts-${t.name}"]`).click();
             assert.equal(await page.locator(`#parts-${t.name}`).evaluate((d) => d.open), true, `${t.name}: the index link opens its parts`);
           } else {

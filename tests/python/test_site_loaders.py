@@ -215,9 +215,12 @@ def test_the_build_writes_no_file_per_run(warehouse, tmp_path):
     for name in names + paths:
         assert not any(s in name for s in slugs), f"{name} is a file per run"
     assert "marts/fct_samples.parquet" in names and "/data/marts/fct_samples.parquet" in paths
-    # data/marts/ holds downloads and what the run page reads by range, nothing a page reads whole
+    # data/marts/ holds downloads and what the run page reads by range, no mart's rows as JSON:
+    # besides them only indexes of its files (what the run page reads, the Data page's list of
+    # parts, the build's list of paths)
     marts = [n for n in names if n.startswith("marts/")]
-    assert [n for n in marts if not n.endswith((".csv", ".parquet"))] == ["marts/run_marts.json", "marts/dynamic_paths.json"]
+    assert [n for n in marts if not n.endswith((".csv", ".parquet"))] == [
+        "marts/run_marts.json", "marts/parts.json", "marts/dynamic_paths.json"]
 
 
 def test_archive_members_are_also_in_frameworks_cache(tmp_path, monkeypatch):
@@ -423,6 +426,37 @@ def test_parts_split_a_big_mart_by_key_and_a_new_run_moves_no_other_boundary(tmp
         assert sum(p.rows for p in changed_after) == changed_before[0].rows + 30
 
 
+def test_planned_parts_digest_each_part_as_its_own_rows_would(monkeypatch):
+    """planned_parts sums each part's digest from its keys' in Python: the same count and sum
+    as digesting the part's own rows (its key range, rows without a key in the last part) in
+    DuckDB, for the plain hash and for a mart whose published rows are hashed whole."""
+    monkeypatch.syspath_prepend(str(DATA))
+    rp = importlib.import_module("_run_parquet")
+    sd = importlib.import_module("_sitedata")
+    con = duckdb.connect()
+    con.execute("create schema marts")
+    _sample_mart(con, [f"run-{i:04d}" for i in range(300)], per_run=7)
+    con.execute("insert into marts.fct_samples select null, i, i from range(0, 5) t(i)")   # rows of no run
+    con.execute("create table marts.fct_tpcc_intervals as select run_id, 'fp-' || run_id as run_fingerprint, "
+                "case when t_s < 2 then 'published' else 'measured' end as source_kind, value from marts.fct_samples")
+    catalog = sd.marts(con)
+    monkeypatch.setattr(sd, "warehouse_generation", lambda: "key/gen-1")   # as a stamped build's
+    assert rp._row_hash_cases(catalog, "fct_tpcc_intervals", "key/gen-1")[1], "published rows hashed whole"
+    for mart in ("fct_samples", "fct_tpcc_intervals"):
+        planned = rp.planned_parts(con, catalog, mart, "run_id", target_rows=200)
+        parts = [part for part, _ in planned]
+        assert len(parts) >= 5 and parts == rp.plan_parts(con, mart, "run_id", target_rows=200)
+        per_key = rp._digests_by_key(catalog, mart, rp.fingerprints_by_run(catalog, mart, "run_id"),
+                                     f"marts.{mart}", "run_id")
+        sums = {}
+        for i, part in enumerate(parts):
+            where, params = rp._part_filter("run_id", part)
+            n, total = con.execute(f"select sum(n)::bigint, sum(total)::varchar from {per_key}{where}", params).fetchone()
+            sums[i] = (n, total) if n else None
+        assert sum(n for n, _ in sums.values()) == con.execute(f"select count(*) from marts.{mart}").fetchone()[0]
+        assert [f for _, f in planned] == rp._fingerprints(catalog, mart, "run_id", parts, sums), mart
+
+
 def test_parts_stay_at_most_twice_the_part_size_where_the_hash_cuts_nowhere(monkeypatch):
     """Hash cuts fall unevenly: 256 keys none of which the hash picks at 1 in 64 (a mart of
     2,229 runs at 10,000 got no cut at 1 in 512) are still cut, at 1 in 32, 16, ..."""
@@ -471,7 +505,7 @@ def test_parts_are_written_from_the_cache_unless_their_rows_changed(tmp_path, mo
         files = {n: archive.read(n) for n in archive.namelist() if n.startswith("fct_samples/")}
         dim_parts.update({n: archive.read(n) for n in archive.namelist() if n.startswith("dim_runs/")})
         downloads.update({n: archive.read(n) for n in archive.namelist()
-                          if "/" not in n and n not in ("run_marts.json", "dynamic_paths.json")})
+                          if "/" not in n and n not in ("run_marts.json", "parts.json", "dynamic_paths.json")})
         return mart, files, done.stderr.decode()
 
     downloads, dim_parts = {}, {}
@@ -529,15 +563,21 @@ def test_parts_are_written_from_the_cache_unless_their_rows_changed(tmp_path, mo
     paths = json.loads(subprocess.run([sys.executable, str(DATA / "_paths.py")], env=env, capture_output=True, check=True).stdout)
     # the loader lists the same paths, parts included, so a build need not run _paths.py (sitebuild/warehouse-paths.js)
     marts = subprocess.run([sys.executable, str(site / "data" / "marts.zip.py")], env=env, capture_output=True, check=True, cwd=ROOT)
-    listed = json.loads(zipfile.ZipFile(io.BytesIO(marts.stdout)).read("dynamic_paths.json"))
+    archive = zipfile.ZipFile(io.BytesIO(marts.stdout))
+    listed = json.loads(archive.read("dynamic_paths.json"))
     assert sorted(listed) == sorted(paths) and len(listed) == len(set(listed))
     assert any("/part-" in p for p in listed) and "/data/marts/fct_pairs.csv" in listed
     parquet = sorted(p for p in paths if p.startswith("/data/marts/fct_samples") and p.endswith(".parquet"))
     assert parquet == sorted(f"/data/marts/{f}" for f in files_grown)
+    # the Data page's list of parts (parts.json): the marts in parts and nothing else, each part
+    # as run_marts.json lists it
+    in_parts = json.loads(archive.read("parts.json"))
+    assert set(in_parts) == {"fct_samples", "dim_runs"}
+    assert in_parts["fct_samples"] == {"key": "run_id", "parts": [
+        {"file": p["file"], "first": p["first"], "rows": p["rows"]} for p in grown["parts"]]}
+    assert {p["file"] for p in in_parts["dim_runs"]["parts"]} == set(dim_parts)
     catalog = json.loads(subprocess.run([sys.executable, str(DATA / "catalog.json.py")], env=env, capture_output=True, check=True).stdout)
-    table = next(t for t in catalog["tables"] if t["name"] == "fct_samples")
-    assert table["parquet_parts"] == [{"file": p["file"], "first": p["first"], "rows": p["rows"]} for p in grown["parts"]]
-    assert {p["file"] for p in next(t for t in catalog["tables"] if t["name"] == "dim_runs")["parquet_parts"]} == set(dim_parts)
+    assert {t["name"] for t in catalog["tables"]} >= set(in_parts)
 
 
 def test_compare_reads_the_comparison_marts_per_device(tmp_path):
@@ -804,9 +844,9 @@ def test_condition_quotients_download_is_cut_by_device(tmp_path):
         done = subprocess.run([sys.executable, str(DATA / "marts.zip.py")], env=env, capture_output=True, check=True, cwd=ROOT)
         archive = zipfile.ZipFile(io.BytesIO(done.stdout))
         parts = {n: archive.read(n) for n in archive.namelist() if n.startswith("fct_condition_quotients/")}
-        return parts, json.loads(archive.read("run_marts.json")), done.stderr.decode()
+        return parts, json.loads(archive.read("run_marts.json")), done.stderr.decode(), json.loads(archive.read("parts.json"))
 
-    parts, index, log = build()
+    parts, index, log, in_parts = build()
     assert len(parts) >= 3 and "fct_condition_quotients.parquet" not in parts
     assert "fct_condition_quotients" not in {m["name"] for m in index["marts"]}, "the run page does not read it"
     devices = {}
@@ -817,16 +857,15 @@ def test_condition_quotients_download_is_cut_by_device(tmp_path):
             devices.setdefault(device, []).append(name)
     assert len(devices) == 40 and all(len(files) == 1 for files in devices.values()), "each device in one part"
     assert sum(pq.read_metadata(io.BytesIO(d)).num_rows for d in parts.values()) == 400
-    catalog = json.loads(subprocess.run([sys.executable, str(DATA / "catalog.json.py")], env=env, capture_output=True, check=True).stdout)
-    table = next(t for t in catalog["tables"] if t["name"] == "fct_condition_quotients")
-    assert table["parquet_part_key"] == "device_id" and {p["file"] for p in table["parquet_parts"]} == set(parts)
+    assert in_parts["fct_condition_quotients"]["key"] == "device_id"
+    assert {p["file"] for p in in_parts["fct_condition_quotients"]["parts"]} == set(parts)
     paths = json.loads(subprocess.run([sys.executable, str(DATA / "_paths.py")], env=env, capture_output=True, check=True).stdout)
     assert {p for p in paths if p.startswith("/data/marts/fct_condition_quotients/")} == {f"/data/marts/{n}" for n in parts}
 
     con = duckdb.connect(str(path))
     con.execute("update marts.fct_condition_quotients set quotient = -1 where device_id = 'dev-017'")
     con.close()
-    changed, _, log = build()
+    changed, _, log, _ = build()
     assert set(changed) == set(parts)
     assert [n for n in parts if changed[n] != parts[n]] == devices["dev-017"]
     assert f"{len(parts) - 1} Parquet files from the part cache, 1 written" in log
@@ -842,7 +881,7 @@ def _stamped_warehouse(tmp_path, monkeypatch):
 
 
 def test_sample_marts_parts_are_fingerprinted_by_run_within_a_generation(tmp_path, monkeypatch):
-    """part_fingerprints: a mart incremental by run (its rows carry run_fingerprint) is
+    """planned_parts' fingerprints: a mart incremental by run (its rows carry run_fingerprint) is
     fingerprinted by its rows' (run_id, run_fingerprint) while the warehouse is the file its
     build stamped (iopscope/build_stamp.py), else by every column of every row."""
     from iopscope import build_stamp
@@ -858,10 +897,10 @@ def test_sample_marts_parts_are_fingerprinted_by_run_within_a_generation(tmp_pat
     def fingerprints():
         con = duckdb.connect(str(path), read_only=True)
         catalog = sd.marts(con)
-        parts = rp.plan_parts(con, "fct_cpu_samples", "run_id", target_rows=100)
-        out = rp.part_fingerprints(con, catalog, "fct_cpu_samples", "run_id", parts)
+        planned = rp.planned_parts(con, catalog, "fct_cpu_samples", "run_id", target_rows=100)
+        assert [part for part, _ in planned] == rp.plan_parts(con, "fct_cpu_samples", "run_id", target_rows=100)
         con.close()
-        return dict(zip([p.file for p in parts], out))
+        return {part.file: fingerprint for part, fingerprint in planned}
 
     build(["create schema marts",
            "create table marts.fct_cpu_samples as select 'run-' || lpad((i // 10)::varchar, 3, '0') as run_id, "
@@ -907,8 +946,9 @@ def _part_fingerprints(rp, sd, path, mart: str, key: str) -> dict:
     """{part file: fingerprint} of ``mart`` cut by ``key`` into parts of ~100 rows."""
     with duckdb.connect(str(path), read_only=True) as con:
         catalog = sd.marts(con)
-        parts = rp.plan_parts(con, mart, key, target_rows=100)
-        return dict(zip([p.file for p in parts], rp.part_fingerprints(con, catalog, mart, key, parts)))
+        planned = rp.planned_parts(con, catalog, mart, key, target_rows=100)
+        assert [part for part, _ in planned] == rp.plan_parts(con, mart, key, target_rows=100)
+        return {part.file: fingerprint for part, fingerprint in planned}
 
 
 def test_rows_rebuilt_on_every_build_are_fingerprinted_whole_the_others_by_run(tmp_path, monkeypatch):
