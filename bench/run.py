@@ -1188,7 +1188,11 @@ def incremental_targets(runs: list[dict[str, Any]]) -> list[dict[str, Any]]:
         rows.append({"target": f"1 new run, {name}: grows with slope <= {TARGETS['incremental_slope_max']} "
                                f"({x0} -> {x1} runs)",
                      "value": f"{slope_wall:.3f} (wall: {w0} -> {w1} s{medians}), {slope_cpu:.3f} (CPU)",
-                     "met": slope_wall <= TARGETS["incremental_slope_max"]})
+                     "met": slope_wall <= TARGETS["incremental_slope_max"],
+                     # the measure is `iopscope build`; the stages without the site, as two
+                     # commands, are reported beside it to show where growth comes from (their
+                     # walk stats every raw file: a floor that grows with the archive)
+                     **({"diagnostic": True} if name == "ingest + update (two commands)" else {})})
     return rows
 
 
@@ -1286,7 +1290,15 @@ def markdown(report: dict[str, Any]) -> str:
            f"src/ ...).\n"]
     if report.get("targets"):
         out.append("## Targets\n")
-        out.append(_table(["target", "value", "met"], [[t["target"], t["value"], t["met"]] for t in report["targets"]]))
+        out.append(_table(["target", "value", "met"], [[t["target"], t["value"], t["met"]] for t in report["targets"]
+                                                       if not t.get("diagnostic")]))
+        diagnostics = [t for t in report["targets"] if t.get("diagnostic")]
+        if diagnostics:
+            out.append("\nDiagnostics (not the issue's targets: measured beside them, judged by the same bound, "
+                       "to show where growth comes from; the raw tree's walk, a stat of every file, is part of "
+                       "the ingest here and of the no-op ingest in the scales table):\n\n")
+            out.append(_table(["measure", "value", "within the bound"],
+                              [[t["target"], t["value"], t["met"]] for t in diagnostics]))
     if report.get("formats"):
         out.append("\n## Ingest per format: one large file\n")
         out.append("MB = 10^6 bytes of the raw file. *CPU* rates are per core (user + sys seconds of the "

@@ -199,6 +199,14 @@ def test_one_new_run_slopes_are_reported_for_each_way_it_was_measured():
     assert walked["value"].startswith("0.255 ") and not walked["met"]    # log10(9 / 5) = 0.255
     under = [r for t, r in rows.items() if "< 10 s" in t]
     assert len(under) == 4 and all(r["met"] for r in under)
+    # the two commands are a diagnostic beside the measure: out of the targets table
+    assert two.get("diagnostic") and not named.get("diagnostic") and not walked.get("diagnostic")
+    report = {"machine": {"loadavg_start": (0, 0, 0)}, "started_at": "t", "command": "c",
+              "targets": list(rows.values())}
+    text = bench_run.markdown(report)
+    targets, diagnostics = text.split("Diagnostics (")
+    assert "two commands" not in targets and "`iopscope build` (one command)" in targets
+    assert "two commands" in diagnostics and "| **no** |" in diagnostics
 
 
 def test_one_new_run_slopes_take_the_median_of_the_repeats():
