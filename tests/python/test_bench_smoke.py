@@ -269,11 +269,68 @@ def test_lake_files_are_judged_per_run_at_the_target_scale_and_by_their_growth()
         return {"scale": str(runs), "runs": runs, "lake": {"parquet_files": files}}
 
     # the same collections' packs at both scales: 0.61 files per run at 1,000 is no failure
-    rows = bench_run.warehouse_targets([scale(1000, 611), scale(10000, 668)])
-    per_run = [r for r in rows if "per run" in r["target"]]
+    lakes = [scale(1000, 611), scale(10000, 668)]
+    per_run = [r for r in bench_run.warehouse_targets(lakes) if "per run" in r["target"]]
     assert [r["target"].split(":")[0] for r in per_run] == ["10000"] and per_run[0]["met"]
-    growth = next(r for r in rows if "grow with collections" in r["target"])
+    (growth,) = bench_run.lake_growth_targets(lakes)
     assert growth["value"].startswith("0.039 ") and growth["met"]          # log10(668 / 611)
     # a part per run and table: files grow with the runs, and both rows say so
-    rows = bench_run.warehouse_targets([scale(1000, 9000), scale(10000, 90000)])
-    assert not any(r["met"] for r in rows if "files" in r["target"])
+    lakes = [scale(10000, 90000), scale(1000, 9000)]
+    assert not any(r["met"] for r in bench_run.warehouse_targets(lakes) + bench_run.lake_growth_targets(lakes))
+    assert bench_run.lake_growth_targets([scale(1000, 611)]) == []   # one lake: no growth to judge
+
+
+def _bench_module():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("iopscope_bench_run", ROOT / "bench" / "run.py")
+    bench_run = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench_run)
+    return bench_run
+
+
+def test_one_new_run_slopes_compare_runs_of_one_kind_at_both_scales():
+    """A fio run rewrites more than a TPC-C run: the slope is taken per kind, each kind's
+    median against the same kind's at the other scale, never a TPC-C median against a mix."""
+    bench_run = _bench_module()
+    build = {"rc": 0, "new_run_parsed": True, "stages_s": {}, "site_mode": "in place"}
+
+    def b(kind, wall):
+        return {**build, "kind": kind, "wall_s": wall, "cpu_s": wall}
+
+    def inc(runs, tpcc, fio):
+        return {"scale": str(runs), "runs": runs, "ingest": {"rc": 0}, "dbt": {"rc": 0}, "new_run_parsed": True,
+                "new_run_kind": "tpcc", "ingest_plus_dbt_wall_s": 2.0, "ingest_plus_dbt_cpu_s": 2.0,
+                "build_named": b("tpcc", tpcc[0]),
+                "repeats": [{"new_run_parsed": True, "kind": kind, "ingest_wall_s": 0.5, "ingest_cpu_s": 0.5,
+                             "dbt_wall_s": 1.5, "dbt_cpu_s": 1.5, "dbt_rc": 0, "build_named": b(kind, wall)}
+                            for kind, wall in [("fio", fio[0]), ("tpcc", tpcc[1]), ("fio", fio[1]), ("tpcc", tpcc[2])]]}
+
+    # TPC-C 4.0 -> 4.4 (0.041), fio 4.2 -> 5.2 (0.093); all runs pooled would give 4.0 -> 5.0
+    rows = bench_run.incremental_targets([inc(1000, [4.0, 3.9, 4.1], [4.2, 4.2]),
+                                          inc(10000, [4.4, 4.3, 4.5], [5.1, 5.3])])
+    named = {r["target"]: r for r in rows if "slope" in r["target"] and "<run folder>" in r["target"]}
+    assert len(named) == 2, list(named)
+    tpcc = next(r for t, r in named.items() if "TPC-C runs" in t)
+    fio = next(r for t, r in named.items() if "fio runs" in t)
+    assert tpcc["value"].startswith("0.041 (wall: 4.0 -> 4.4 s, medians of 3 and 3") and tpcc["met"]
+    assert fio["value"].startswith("0.093 (wall: 4.2 -> 5.2 s, medians of 2 and 2") and fio["met"]
+    # the two commands, one kind per point too, and still a diagnostic
+    two = [r for r in rows if "two commands" in r["target"]]
+    assert len(two) == 2 and all(r.get("diagnostic") for r in two)
+    # under 10 s: judged on the slowest build of the scale, which the value names
+    under = next(r for r in rows if "10000-run lake" in r["target"] and "<run folder>" in r["target"])
+    assert "a TPC-C run: " in under["value"] and "the slowest of 5: 5.3 s" in under["value"] and under["met"]
+
+
+def test_the_new_runs_of_a_section_are_picked_by_kind_in_sequence_order():
+    bench_run = _bench_module()
+    kinds = bench_run.new_run_kinds(5)
+    assert kinds == ["tpcc"] * 3 + ["fio"] * 3 + ["tpcc"] * 3 + ["fio"] * 3 + ["tpcc"] * 3
+    for runs in (1000, 10000):
+        picked = bench_run.pick_new_runs(1, runs, 1.0, kinds)
+        assert [r.campaign.kind for r in picked] == kinds
+        assert len({r.index for r in picked}) == len(picked) and min(r.index for r in picked) >= runs
+        for kind in ("tpcc", "fio"):   # each kind's runs in the sequence's order
+            mine = [r.index for r in picked if r.campaign.kind == kind]
+            assert mine == sorted(mine)
