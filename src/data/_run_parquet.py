@@ -354,7 +354,8 @@ def planned_parts(con, catalog: dict, name: str, key: str, target_rows: int | No
     every key took 1.0 s for the 10 million CPU samples alone."""
     mart = f"{sd.MARTS_SCHEMA}.{sd.quote_ident(name)}"
     q = sd.quote_ident(key)
-    per_key = _digests_by_key(catalog, name, fingerprints_by_run(catalog, name, key), mart, q)
+    generation = fingerprints_by_run(catalog, name, key)
+    per_key = _digests_by_key(catalog, name, generation, mart, q)
     # the digests exactly as DuckDB sums them (a 128-bit sum of 64-bit hashes): Python's ints
     rows = con.execute(f"select {q}, n, total::hugeint from {per_key} order by 1 asc nulls last").fetchall()
     plan = _plan(name, [(value, n) for value, n, _ in rows], target_rows)
@@ -364,16 +365,15 @@ def planned_parts(con, catalog: dict, name: str, key: str, target_rows: int | No
         at += keys
         sums[i] = (sum(n for _, n, _ in piece), str(sum(t for _, _, t in piece))) if piece else None
     parts = [part for part, _ in plan]
-    return list(zip(parts, _fingerprints(catalog, name, key, parts, sums)))
+    return list(zip(parts, _fingerprints(catalog, name, key, parts, sums, generation)))
 
 
-def _fingerprints(catalog: dict, name: str, key: str, parts: list[Part], sums: dict) -> list[str]:
+def _fingerprints(catalog: dict, name: str, key: str, parts: list[Part], sums: dict, generation: str | None) -> list[str]:
     """Each part's fingerprint (:func:`planned_parts`) from ``sums``: part number -> (rows,
-    digest as text), None for a part without rows."""
+    digest as text), None for a part without rows; ``generation``: :func:`fingerprints_by_run`'s."""
     import duckdb
     import pyarrow
 
-    generation = fingerprints_by_run(catalog, name, key)
     shape = [FILE_FORMAT_VERSION, duckdb.__version__, pyarrow.__version__, ROW_GROUP_ROWS, PAGE_ROWS,
              SPARSE_PAGE_ROWS, SPARSE_ROWS_PER_KEY, SPARSE_ROW_GROUP_ROWS, COMPRESSION, SPARSE_COMPRESSION,
              DICTIONARY_PAGE_BYTES, name, key,

@@ -446,15 +446,15 @@ def test_planned_parts_digest_each_part_as_its_own_rows_would(monkeypatch):
         planned = rp.planned_parts(con, catalog, mart, "run_id", target_rows=200)
         parts = [part for part, _ in planned]
         assert len(parts) >= 5 and parts == rp.plan_parts(con, mart, "run_id", target_rows=200)
-        per_key = rp._digests_by_key(catalog, mart, rp.fingerprints_by_run(catalog, mart, "run_id"),
-                                     f"marts.{mart}", "run_id")
+        generation = rp.fingerprints_by_run(catalog, mart, "run_id")
+        per_key = rp._digests_by_key(catalog, mart, generation, f"marts.{mart}", "run_id")
         sums = {}
         for i, part in enumerate(parts):
             where, params = rp._part_filter("run_id", part)
             n, total = con.execute(f"select sum(n)::bigint, sum(total)::varchar from {per_key}{where}", params).fetchone()
             sums[i] = (n, total) if n else None
         assert sum(n for n, _ in sums.values()) == con.execute(f"select count(*) from marts.{mart}").fetchone()[0]
-        assert [f for _, f in planned] == rp._fingerprints(catalog, mart, "run_id", parts, sums), mart
+        assert [f for _, f in planned] == rp._fingerprints(catalog, mart, "run_id", parts, sums, generation), mart
 
 
 def test_parts_stay_at_most_twice_the_part_size_where_the_hash_cuts_nowhere(monkeypatch):
