@@ -313,8 +313,7 @@ def _write_site_database(out: Path, max_rows: int | None = None) -> list[dict]:
             if max_rows is not None:
                 view = info.get("kind") == "view"
                 rows = (max_rows + 1 if summarises_too_many_pairs(con, name, view, max_rows, "wh.marts")
-                        else _device_pairs_up_to(con, max_rows, "wh.marts") if view and name == "fct_device_quotients"
-                        else rows_up_to(con, f"wh.marts.{q}", view, max_rows))
+                        else mart_rows_up_to(con, name, view, max_rows, "wh.marts"))
             if rows is not None and rows > max_rows:
                 con.execute(f"create table site.marts.{q} as select * from wh.marts.{q} limit 0")
                 if info.get("kind") == "view":
@@ -625,6 +624,14 @@ def _device_pairs_up_to(con, limit: int, schema: str) -> int:
     return counts[(limit, schema)]
 
 
+def mart_rows_up_to(con, name: str, view: bool, limit: int, schema: str = MARTS_SCHEMA) -> int:
+    """``rows_up_to`` of mart ``name`` in ``schema``; the device pairs view's count is the one
+    :func:`device_pairs_at_most` takes (once per connection, limit and schema)."""
+    if view and name == "fct_device_quotients":
+        return _device_pairs_up_to(con, limit, schema)
+    return rows_up_to(con, f"{schema}.{quote_ident(name)}", view, limit)
+
+
 def device_pairs_at_most(con, limit: int, schema: str = MARTS_SCHEMA) -> bool:
     """True when the device pairs are stored (a table, as on Spark) or number at most ``limit``,
     so the views of ``PAIR_SUMMARY_VIEWS`` may be computed whole. ``schema``: where the marts are
@@ -648,8 +655,7 @@ def counted_rows(con, name: str) -> int | None:
     view = is_view(con, name)
     if summarises_too_many_pairs(con, name, view, SITE_DB_MAX_ROWS):
         return None
-    rows = (_device_pairs_up_to(con, SITE_DB_MAX_ROWS, MARTS_SCHEMA) if view and name == "fct_device_quotients"
-            else rows_up_to(con, f"{MARTS_SCHEMA}.{quote_ident(name)}", view, SITE_DB_MAX_ROWS))
+    rows = mart_rows_up_to(con, name, view, SITE_DB_MAX_ROWS)
     return None if view and rows > SITE_DB_MAX_ROWS else rows
 
 

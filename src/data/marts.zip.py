@@ -42,15 +42,14 @@ def keyed_parquet(name: str, key: str, target_rows: int | None, cache: rp.PartCa
     change since a build that wrote it; yields (member name, path) and returns the layouts
     (None unless ``with_layout``: only the marts the run page reads need them)."""
     planned = rp.planned_parts(con, catalog, name, key, target_rows)
-    parts = [part for part, _ in planned]
     entries = []
     for part, fingerprint in planned:
         def write(out, part=part):
-            rp.write_keyed_parquet(con, catalog, name, key, out, part=part if len(parts) > 1 else None)
+            rp.write_keyed_parquet(con, catalog, name, key, out, part=part if len(planned) > 1 else None)
         path = cache.get_or_write(fingerprint, write, label=part.file)
         entries.append({**part.listing(), "layout": cache.layout(path, key) if with_layout else None})
         yield part.file, path
-    return entries[0]["layout"] if len(parts) == 1 else entries
+    return entries[0]["layout"] if len(planned) == 1 else entries
 
 
 def members():
