@@ -90,11 +90,31 @@ def _refused_paths(paths, only: list[Path], outcome: str) -> bool:
     return bool(outside)
 
 
-def cmd_ingest(args) -> int:
-    from iopscope import pipeline
+def _walk_ahead(paths, only: list[Path]):
+    """The raw tree's walk started in a process of its own while this one imports the ingest
+    (iopscope/raw_tree.py), for an ingest of the whole tree; else None."""
+    if only:
+        return None
+    from iopscope import raw_tree
 
+    return raw_tree.start(paths.raw)
+
+
+def cmd_ingest(args) -> int:
     paths = _paths(args)
     only = [Path(p) for p in args.paths]
+    # before the imports below: it runs beside them (a Spark ingest walks in Spark)
+    ahead = _walk_ahead(paths, only) if args.engine != "spark" else None
+    try:
+        return _ingest(args, paths, only, ahead)
+    finally:
+        if ahead is not None:
+            ahead.cancel()
+
+
+def _ingest(args, paths, only: list[Path], ahead) -> int:
+    from iopscope import pipeline
+
     if _refused_paths(paths, only, "nothing ingested"):
         return 2
     started = time.monotonic()
@@ -113,7 +133,7 @@ def cmd_ingest(args) -> int:
         report = spark_ingest.ingest(paths.raw, paths.lake, only=only or None, force=args.force)
     else:
         report = pipeline.ingest(paths, only=only or None, force=args.force,
-                                 show_progress=not args.quiet, wait_s=args.wait)
+                                 show_progress=not args.quiet, wait_s=args.wait, ahead=ahead)
     pipeline.print_ingest_report(report, time.monotonic() - started)
     return 1 if report.failed else 0
 
@@ -129,16 +149,26 @@ def cmd_compact(args) -> int:
 
 
 def cmd_build(args) -> int:
-    from iopscope import pipeline
-
     stages = tuple(s for s in ("ingest", "dbt", "site") if s not in (args.skip or []))
     paths = _paths(args)
     only = [Path(p) for p in args.paths]
+    # before the imports below: it runs beside them
+    ahead = _walk_ahead(paths, only) if "ingest" in stages else None
+    try:
+        return _build(args, paths, stages, only, ahead)
+    finally:
+        if ahead is not None:
+            ahead.cancel()
+
+
+def _build(args, paths, stages: tuple[str, ...], only: list[Path], ahead) -> int:
+    from iopscope import pipeline
+
     if _refused_paths(paths, only, "nothing built"):
         return 2
     try:
         return pipeline.build(paths, stages=stages, force=args.force, wait_s=args.wait, engine=args.engine,
-                              only=only or None)
+                              only=only or None, ahead=ahead)
     except (pipeline.StageError, RuntimeError) as exc:
         pipeline.console.print(f"[red]failed:[/] {pipeline.escape(str(exc))}")
         return 2

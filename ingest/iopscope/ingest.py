@@ -25,39 +25,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
-from iopscope import compaction, parsers, tables
-from iopscope.lake import Chunk, ConformError, Lake, collection_of
+from iopscope import compaction, parsers, raw_tree, tables
+from iopscope.lake import Chunk, ConformError, Lake
 from iopscope.locks import DEFAULT_WAIT_S
-from iopscope.manifest import MANIFEST_NAMES, Manifest, ManifestError, read_manifest
+from iopscope.manifest import Manifest, ManifestError, read_manifest
 from iopscope.parsers import fio_log
+from iopscope.raw_tree import IGNORED_SUFFIXES, RunFolder, WalkAhead, kind_name, selects  # noqa: F401 (RunFolder, IGNORED_SUFFIXES, selects: imported from here)
+from iopscope.raw_tree import run_key as _key  # noqa: F401
 from iopscope.redact import mask, mask_table
 from iopscope.run_facts import manifest_rows
 
 # Bump when the ingest layer itself changes what it writes (forces a full re-ingest).
 INGEST_VERSION = "1"
-IGNORED_SUFFIXES = (".md", ".sha256", ".txt~", ".swp")
-
-
-@dataclass
-class RunFolder:
-    key: str                 # stable id of the folder: hash of its path under the raw root
-    rel_dir: str             # folder path under the raw root ("." for the root itself)
-    collection: str          # first path component under the raw root
-    # The manifest and the run's files as absolute path text: a Path per entry was half of a
-    # no-op ingest's walk of 54,000 files, and a run that is not parsed needs only its files'
-    # sizes and times. The properties give Paths to the code that parses.
-    manifest_text: str | None
-    file_texts: list[str]
-    # entries of the run's folders that were not read (see _classify), each reported as a FileError
-    problems: list["FileError"] = field(default_factory=list)
-
-    @property
-    def manifest_path(self) -> Path | None:
-        return Path(self.manifest_text) if self.manifest_text is not None else None
-
-    @property
-    def files(self) -> list[Path]:
-        return [Path(text) for text in self.file_texts]
 
 
 @dataclass
@@ -101,7 +80,7 @@ def open_regular(path: Path):
     try:
         mode = os.fstat(fd).st_mode
         if not stat.S_ISREG(mode):
-            raise OSError(errno.EINVAL, f"not a regular file ({_kind_name(mode)})", str(path))
+            raise OSError(errno.EINVAL, f"not a regular file ({kind_name(mode)})", str(path))
         os.set_blocking(fd, True)
         return os.fdopen(fd, "rb")
     except BaseException:
@@ -117,179 +96,25 @@ def sha256_file(path: Path) -> str:
     return digest.hexdigest()
 
 
-def _key(rel_dir: str) -> str:
-    return hashlib.sha256(rel_dir.encode()).hexdigest()[:16]
-
-
-def _ignored(path: Path) -> bool:
-    return _ignored_name(path.name)
-
-
-def _ignored_name(name: str) -> bool:
-    return name.startswith(".") or name.endswith(IGNORED_SUFFIXES) or name in MANIFEST_NAMES
-
-
 def discover_runs(raw_root: Path, only: Iterable[str] | None = None) -> list[RunFolder]:
-    """Every run folder under raw_root, sorted by path so output order never depends on the OS.
-
-    Entries that cannot be read as a regular file under the raw root (a folder without read
-    permission, a symlink loop or one leading outside the raw root, a FIFO, a socket, a device)
-    are not read: each becomes one problem of the run it would belong to, and the walk goes on.
+    """Every run folder under raw_root (iopscope.raw_tree.walk: sorted by path, each file's
+    size and modification time with it), the entries not read as FileErrors of their run.
 
     ``only`` (paths under the raw root, relative, '/'-separated; '.' is the root): just the runs
-    whose folder holds one of them or lies inside one, the same runs a full walk would find
-    (:func:`selects`). The walk lists only the folders on the way to those paths and the folders
-    of the runs it keeps, so naming the run a capture just wrote costs the same in a tree of
-    10,000 runs as in one of ten (a full walk stats every file: 0.4 s at 10,000 runs)."""
-    raw_root = raw_root.resolve()
-    runs: list[RunFolder] = []
-    wanted = None if only is None else [w.strip("/") or "." for w in only]
-
-    # Strings, not Paths, while walking: a Path per directory entry was most of the CPU of a
-    # no-op ingest of 54,000 files. The runs keep text too (RunFolder.file_texts).
-    root_text = str(raw_root).rstrip("/")
-    cut = len(root_text) + 1
-
-    def needed(rel: str, owner: RunFolder | None) -> bool:
-        # a folder is listed when it leads to a wanted path, lies inside one, or belongs to a
-        # run that is kept (its files are that run's)
-        return wanted is None or (owner is not None and selects(wanted, owner.rel_dir)) or \
-            any(_related(rel, w) for w in wanted)
-
-    manifest_rank = {name: i for i, name in enumerate(MANIFEST_NAMES)}   # the first present wins
-
-    def walk(folder: str, owner: RunFolder | None, entries: Iterable[os.DirEntry]) -> None:
-        # One pass sorts the entries into files, folders and the rest, so that the run's owner
-        # (a manifest here) is known before anything is handed to it. No listing is sorted
-        # here: the run list and each run's files are sorted once at the end (sorting every
-        # listing by a key function was a fifth of a no-op walk of 12,500 folders), and the
-        # common entries are decided inline (a call per entry was another tenth).
-        rel = folder[cut:] or "."
-        kept: list[str] = []
-        folders: list[str] = []
-        others: list[tuple[str, str, str | None]] = []
-        manifest, rank = None, len(MANIFEST_NAMES)
-        for entry in entries:
-            name = entry.name
-            if name.startswith("."):
-                continue
-            # the common cases straight from the listing's d_type; symlinks and the rest classified
-            if not entry.is_file(follow_symlinks=False):
-                if entry.is_dir(follow_symlinks=False):
-                    folders.append(entry.path)
-                    continue
-                kind, reason = _classify(entry, root_text)
-                if kind == "dir":
-                    folders.append(entry.path)
-                    continue
-                if kind != "file":
-                    if not _ignored_name(name):
-                        others.append((entry.path, kind, reason))
-                    continue
-            at = manifest_rank.get(name)
-            if at is not None:
-                if at < rank:
-                    manifest, rank = entry.path, at
-            elif not name.endswith(IGNORED_SUFFIXES):
-                kept.append(entry.path)
-        if manifest is not None:
-            owner = RunFolder(_key(rel), rel, _collection(rel), manifest, [])
-            runs.append(owner)
-        target = owner   # what this folder's files belong to: its run, or a loose folder made on demand
-
-        def holder() -> RunFolder:
-            nonlocal target
-            if target is None:
-                target = RunFolder(_key(rel), rel, _collection(rel), None, [])
-                runs.append(target)
-            return target
-
-        if kept:
-            holder().file_texts.extend(kept)
-        for path, kind, reason in others:
-            holder().problems.append(FileError(path[cut:], None, reason, "warning" if kind == "skipped" else "error"))
-        for path in folders:
-            if wanted is not None and not needed(path[cut:], owner):
-                continue
-            try:
-                below = list(os.scandir(path))
-            except OSError as exc:
-                holder().problems.append(FileError(path[cut:], None,
-                                         f"folder not read ({exc.strerror}): the files in it are not ingested"))
-                continue
-            walk(path, owner, below)
-
-    if raw_root.is_dir():
-        walk(root_text, None, list(os.scandir(root_text)))
-    if wanted is not None:
-        runs = [r for r in runs if selects(wanted, r.rel_dir)]
-    for run in runs:   # the same order on every OS and file system
-        run.file_texts.sort()
-        if len(run.problems) > 1:
-            run.problems.sort(key=lambda p: p.path)
-    return sorted(runs, key=lambda r: r.rel_dir)
+    whose folder holds one of them or lies inside one (:func:`selects`), listing only the folders
+    on the way to them (a full walk stats every file: 0.2 s at 10,000 runs)."""
+    return with_file_errors(raw_tree.walk(raw_root, only))
 
 
-def _related(rel: str, wanted: str) -> bool:
-    """rel and wanted (paths under the raw root, '.' the root) are one inside the other."""
-    if rel == "." or wanted == ".":
-        return True
-    return rel == wanted or wanted.startswith(rel + "/") or rel.startswith(wanted + "/")
+def with_file_errors(runs: list[RunFolder]) -> list[RunFolder]:
+    """The walk's Problems of each run as the FileErrors the ingest reports (masked text)."""
+    for run in runs:
+        run.problems = [p if isinstance(p, FileError) else FileError(p.path, None, p.reason, p.severity)
+                        for p in run.problems]
+    return runs
 
 
-def selects(wanted: list[str], run_dir: str) -> bool:
-    """A run (its folder under the raw root) is ingested for the paths `wanted` when its folder
-    holds one of them or lies inside one: naming a file of a run ingests the whole run."""
-    return any(_related(run_dir, w) for w in wanted)
-
-
-_NOT_REGULAR = ((stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISSOCK, "a socket"),
-                (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"))
-
-
-def _classify(entry: os.DirEntry, root_text: str) -> tuple[str, str | None]:
-    """("dir" | "file", None) for what the walk reads, else ("error" | "skipped", reason).
-
-    A symlink is followed only to a regular file inside the raw root: a loop, a dangling link
-    or one leading outside the root is an error (raw data must not depend on what else the
-    machine holds); a link to a folder is skipped with a warning (its files would be read
-    twice). Only symlinks and unusual entries cost a system call (the rest is the d_type the
-    directory listing already carries)."""
-    if not entry.is_symlink():
-        if entry.is_dir(follow_symlinks=False):
-            return "dir", None
-        if entry.is_file(follow_symlinks=False):
-            return "file", None
-        return "error", f"not read: {_kind_of(entry.path)}, not a regular file"
-    try:
-        st = os.stat(entry.path)
-    except OSError as exc:
-        what = "a symlink loop" if exc.errno == errno.ELOOP else f"a dangling symlink ({exc.strerror})"
-        return "error", f"not read: {what}"
-    target = os.path.realpath(entry.path)
-    if not (target + "/").startswith(root_text + "/"):
-        return "error", f"not followed: symlink leads outside the raw root (to {target})"
-    if stat.S_ISDIR(st.st_mode):
-        return "skipped", f"not followed: symlink to a folder ({target[len(root_text) + 1:] or '.'})"
-    if not stat.S_ISREG(st.st_mode):
-        return "error", f"not read: symlink to {_kind_of(entry.path)}, not a regular file"
-    return "file", None
-
-
-def _kind_of(path: str) -> str:
-    try:
-        return _kind_name(os.stat(path).st_mode)
-    except OSError:
-        return "an unreadable entry"
-
-
-def _kind_name(mode: int) -> str:
-    if stat.S_ISDIR(mode):
-        return "a folder"
-    return next((name for test, name in _NOT_REGULAR if test(mode)), "an entry of another kind")
-
-
-_collection = collection_of
+_collection = raw_tree.collection_of
 
 
 def _parser_fingerprint() -> str:
@@ -371,7 +196,10 @@ class Ingestor:
         self.force = force
         self.on_progress = on_progress or (lambda i, n, name: None)
 
-    def run(self, only: Iterable[Path] | None = None) -> IngestReport:
+    def run(self, only: Iterable[Path] | None = None, ahead: WalkAhead | None = None) -> IngestReport:
+        """Ingest every run under the raw root, or with ``only`` the runs those paths select.
+        ``ahead``: the walk of the raw root already under way (raw_tree.start), used for a
+        walk of the whole tree when it began shortly before the lake's lock was taken."""
         report = IngestReport()
         with self.lake.locked(self.wait_s), contextlib.ExitStack() as frozen:
             self.lake.ensure_schemas()
@@ -390,7 +218,8 @@ class Ingestor:
                     entry["files"] = None  # force re-parse of everything
                 self.lake.save_state(state)
             wanted = self._wanted(only) if only else None
-            runs = discover_runs(self.raw_root, wanted)
+            walked = ahead.result(self.raw_root) if ahead is not None and wanted is None else None
+            runs = with_file_errors(walked) if walked is not None else discover_runs(self.raw_root, wanted)
             if not only:
                 present = {r.key for r in runs}
                 for key in [k for k in state["runs"] if k not in present]:
@@ -490,23 +319,25 @@ class Ingestor:
     def _unchanged(self, run: RunFolder, old_files: dict | None) -> bool:
         """True when the run's files are those of its state entry, each at the size and
         modification time recorded with its hash: the common case of a no-op ingest, checked
-        with one stat per file and nothing built. Anything else (a file added, gone, touched
-        or unreadable, a problem in the folder, ``--force``) is False, and :meth:`_hashes`
-        decides."""
+        with the sizes and times the walk found (a stat per file where it has none) and
+        nothing built. Anything else (a file added, gone, touched or unreadable, a problem in
+        the folder, ``--force``) is False, and :meth:`_hashes` decides."""
         if old_files is None or self.force or run.problems:
             return False
-        paths = run.file_texts
-        if len(old_files) != len(paths) + (run.manifest_text is not None):
+        names = run.names
+        if len(old_files) != len(names) + (run.manifest_name is not None):
             return False
-        base = self._root_prefix + ("" if run.rel_dir == "." else run.rel_dir + "/")
-        cut = len(base)
+        walked = run.stats
         try:
-            for path in paths if run.manifest_text is None else [*paths, run.manifest_text]:
-                was = old_files.get(path[cut:])
-                if was is None or not path.startswith(base):
+            for name in names if run.manifest_name is None else [*names, run.manifest_name]:
+                was = old_files.get(name)
+                if was is None:
                     return False
-                st = os.stat(path)
-                if was[2] != st.st_mtime_ns or was[1] != st.st_size:
+                found = walked.get(name)
+                if found is None:
+                    st = os.stat(run.prefix + name)
+                    found = (st.st_size, st.st_mtime_ns)
+                if was[1] != found[0] or was[2] != found[1]:
                     return False
         except OSError:
             return False

@@ -41,6 +41,7 @@ import pyarrow.parquet as pq
 
 from iopscope import locks, packs, tables
 from iopscope.parsers.base import Columns, no_gc
+from iopscope.raw_tree import ROOT_COLLECTION, collection_of  # noqa: F401 (the lake's partitions are the raw tree's collections)
 from iopscope.units import EXACT_INT_LIMIT, to_bool, to_float, to_int
 
 SCHEMA_PARTITION = "_schema"
@@ -52,13 +53,8 @@ LOCK_FILE = ".lock"
 STAGING_DIR = ".staging"
 WRITING_MARK = "ingest-running"   # in STAGING_DIR while a writer works (left behind if it died)
 LEGACY_TEMP_PREFIX = ".tmp-"   # temp parts of iopscope <= 0.1 lived beside the parts
-ROOT_COLLECTION = "_root"      # the collection of runs right under the raw root
 PACK_LINE = "~pack"            # journal line moving runs into a pack (never a run key: keys are hex)
 
-
-def collection_of(rel_dir: str) -> str:
-    """The collection (partition) of a run folder: its first folder under the raw root."""
-    return ROOT_COLLECTION if rel_dir == "." else rel_dir.split("/", 1)[0]
 
 _ARROW = {
     "string": pa.string(),

@@ -28,7 +28,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from iopscope import build_stamp, compaction, locks, update_replay
+from iopscope import build_stamp, compaction, locks, raw_tree, update_replay
 from iopscope import warehouse as wh
 from iopscope.ingest import IngestReport, Ingestor
 from iopscope.lake import WRITING_MARK, Lake
@@ -57,7 +57,10 @@ def child_env(paths: Paths) -> dict[str, str]:
 
 
 def ingest(paths: Paths, only: list[Path] | None = None, force: bool = False,
-           show_progress: bool = True, wait_s: float | None = locks.DEFAULT_WAIT_S) -> IngestReport:
+           show_progress: bool = True, wait_s: float | None = locks.DEFAULT_WAIT_S,
+           ahead: "raw_tree.WalkAhead | None" = None) -> IngestReport:
+    """Ingest the raw tree (or the runs ``only`` selects) into the lake; ``ahead``: the walk of
+    the raw tree the command started before it imported this module (raw_tree.start)."""
     with Progress(TextColumn("[bold]ingest[/]"), BarColumn(), MofNCompleteColumn(),
                   TextColumn("{task.description}"), TimeElapsedColumn(),
                   console=console, transient=True, disable=not show_progress) as progress:
@@ -72,7 +75,8 @@ def ingest(paths: Paths, only: list[Path] | None = None, force: bool = False,
                 shown[0] = now
                 progress.update(task, completed=i, total=n, description=escape(name[-60:]))
 
-        report = Ingestor(paths.raw, paths.lake, force=force, on_progress=on_progress, wait_s=wait_s).run(only)
+        report = Ingestor(paths.raw, paths.lake, force=force, on_progress=on_progress,
+                          wait_s=wait_s).run(only, ahead=ahead)
     return report
 
 
@@ -481,15 +485,17 @@ def site(paths: Paths, full: bool = False, wait_s: float | None = locks.DEFAULT_
 
 
 def build(paths: Paths, stages: tuple[str, ...] = ("ingest", "dbt", "site"), force: bool = False,
-          wait_s: float | None = locks.DEFAULT_WAIT_S, engine: str = "duckdb", only: list[Path] | None = None) -> int:
+          wait_s: float | None = locks.DEFAULT_WAIT_S, engine: str = "duckdb", only: list[Path] | None = None,
+          ahead: "raw_tree.WalkAhead | None" = None) -> int:
     """Run the stages in order. Ingest errors are reported and the build goes on (exit 1 at the end).
-    ``only``: the ingest reads just these files or folders (Ingestor.run)."""
+    ``only``: the ingest reads just these files or folders (Ingestor.run); ``ahead``: the walk
+    of the raw tree already under way (raw_tree.start)."""
     status = 0
     for number, stage in enumerate(stages, 1):
         console.rule(f"[bold]{number}/{len(stages)} {stage}")
         started = time.monotonic()
         if stage == "ingest":
-            report = ingest(paths, only=only, force=force, wait_s=wait_s)
+            report = ingest(paths, only=only, force=force, wait_s=wait_s, ahead=ahead)
             print_ingest_report(report, time.monotonic() - started)
             if report.failed:
                 status = 1

@@ -345,9 +345,9 @@ def test_declare_file_ignores_what_ingest_could_not_read(tmp_path):
 
 
 def test_state_file_is_hidden_from_ingest_and_summary_is_markdown():
-    from iopscope.ingest import _ignored
+    from iopscope.raw_tree import ignored_name
 
-    assert _ignored(Path(sweep.STATE_FILE)) and _ignored(Path(summary.SUMMARY_FILE))
+    assert ignored_name(sweep.STATE_FILE) and ignored_name(summary.SUMMARY_FILE)
     assert sweep.SUPERSEDED.startswith(".")
 
 

@@ -9,7 +9,8 @@ import pytest
 
 from conftest import CORPUS, FIXTURES, ROOT
 from iopscope import parsers
-from iopscope.ingest import _ignored, read_text
+from iopscope.ingest import read_text
+from iopscope.raw_tree import ignored_name
 
 
 def _files() -> list:
@@ -18,7 +19,7 @@ def _files() -> list:
     if CORPUS.is_dir():
         found += [p for p in CORPUS.rglob("*") if p.is_file() and p.name != "MANIFEST.tsv"]
     raw = ROOT / "data" / "raw"
-    found += [p for p in raw.rglob("*") if p.is_file() and not _ignored(p)]
+    found += [p for p in raw.rglob("*") if p.is_file() and not ignored_name(p.name)]
     return sorted(found)
 
 
