@@ -1,17 +1,27 @@
 // Mart payloads (column-oriented JSON written by src/data/_sitedata.py) into rows. A payload of
 // a mart that is not built yet has exists=false and no rows. String columns may come
-// dictionary-encoded ({dict, codes}); columnsOf decodes them.
+// dictionary-encoded ({dict, codes}), and a member of many rows in segments ({parts: [...]},
+// each part a column of one segment in either form: src/data/_page_members.py); columnsOf
+// decodes them.
 
-/** Column arrays of a payload, dictionary-encoded columns decoded ({} when the mart is missing). */
+/** Column arrays of a payload, dictionary-encoded and segmented columns decoded ({} when the mart is missing). */
 export function columnsOf(payload) {
   if (!payload || !payload.exists) return {};
   if (payload._decoded) return payload._decoded;
   const columns = {};
-  for (const [name, values] of Object.entries(payload.data ?? {})) {
-    setField(columns, name, Array.isArray(values) ? values : values.codes.map((c) => (c < 0 ? null : values.dict[c])));
-  }
+  for (const [name, values] of Object.entries(payload.data ?? {})) setField(columns, name, decodeColumn(values));
   Object.defineProperty(payload, "_decoded", {value: columns, enumerable: false});
   return columns;
+}
+
+/** One column's values: a plain array as is, {dict, codes} looked up, {parts} each decoded and joined. */
+function decodeColumn(values) {
+  if (Array.isArray(values)) return values;
+  if (Array.isArray(values.parts)) {
+    const parts = values.parts.map(decodeColumn);
+    return parts.length === 1 ? parts[0] : [].concat(...parts);
+  }
+  return values.codes.map((c) => (c < 0 ? null : values.dict[c]));
 }
 
 /** Row objects of a payload ([] when the mart is missing), all of one shape (see ROW SHAPES below). */

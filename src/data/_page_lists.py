@@ -153,7 +153,7 @@ def runs_list_query(catalog: dict) -> pm.RowsQuery | None:
         f"select {columns}{''.join(', ' + e for e in extra)} from {_M}.{mart} r {' '.join(joins)}"
     # computed once for the digest and the bytes alike: a run's headline job is an arg_max (ties
     # go either way) of sums of doubles
-    return pm.RowsQuery("runs_list", sql, computed=True)
+    return pm.RowsQuery("runs_list", sql, computed=True, segment_by="run_id")
 
 
 def config_usage_payload(con, catalog: dict) -> dict:

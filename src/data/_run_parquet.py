@@ -473,6 +473,11 @@ class PartCache:
             temp.unlink(missing_ok=True)
         return layout
 
+    def keep(self, fingerprint: str, suffix: str = ".parquet") -> None:
+        """Keep the file of ``fingerprint`` for the next build without reading it (a piece of a
+        file this build took whole from the cache)."""
+        self.used.add(self.path(fingerprint, suffix).name)
+
     def keep_only_used(self) -> None:
         if not self.folder.is_dir():
             return

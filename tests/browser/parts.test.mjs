@@ -1,17 +1,20 @@
 // The site with its big marts in parts (src/data/_run_parquet.py plan_parts), as a lab's site is
-// past ~1 M rows a mart: the bundled data is far below that, so this builds a private copy of
-// the site with a part size of 20,000 rows (the latency histograms then come in several parts)
-// and runs the run page's and Data page's tests of site.test.mjs against it.
+// past ~1 M rows a mart, and its overview pages' members in segments (src/data/_page_members.py),
+// as past ~2,000 runs: the bundled data is far below that, so this builds a private copy of the
+// site with a part size of 20,000 rows (the latency histograms then come in several parts) and
+// segments of 16 rows, runs the run page's and Data page's tests of site.test.mjs against it,
+// and compares its overview pages with those of the main build (dist/).
 import assert from "node:assert/strict";
 import {spawnSync} from "node:child_process";
-import {cpSync, existsSync, readdirSync, rmSync} from "node:fs";
+import {cpSync, existsSync, readFileSync, readdirSync, rmSync} from "node:fs";
 import {join} from "node:path";
 import {before, test} from "node:test";
-import {ROOT} from "./harness.mjs";
+import {DIST as MAIN_DIST, ROOT, drawAllCharts, launchBrowser, openPage, startServer} from "./harness.mjs";
 
 const WORK = join(ROOT, "tests", "artifacts", "site-parts");
 const DIST = join(WORK, "dist");
 const PART_ROWS = "20000";
+const SEGMENT_ROWS = "16";
 
 before(() => {
   rmSync(WORK, {recursive: true, force: true});
@@ -22,7 +25,8 @@ before(() => {
   const build = spawnSync(iopscope, ["build", "--skip", "ingest", "--skip", "dbt"], {
     cwd: ROOT, encoding: "utf-8", timeout: 600000,
     env: {...process.env, IOPSCOPE_SITE_ROOT: join(WORK, "src"), IOPSCOPE_DIST: DIST,
-      IOPSCOPE_SITE_PART_ROWS: PART_ROWS, IOPSCOPE_SITE_PARTS_DIR: join(WORK, "parts")}
+      IOPSCOPE_SITE_PART_ROWS: PART_ROWS, IOPSCOPE_SITE_PARTS_DIR: join(WORK, "parts"),
+      IOPSCOPE_PAGE_SEGMENT_ROWS: SEGMENT_ROWS, IOPSCOPE_SITE_PAGES_DIR: join(WORK, "pages")}
   });
   assert.equal(build.status, 0, `the site in parts did not build:\n${build.stdout}\n${build.stderr}`);
 });
@@ -45,4 +49,40 @@ test("the run page and the Data page work with the marts in parts", () => {
   // the run page's tests ran (not all skipped for want of a matching name)
   assert.match(run.stdout, /# pass ([6-9]|\d\d)/);
   assert.match(run.stdout, /byte ranges of the marts' Parquet files/);
+});
+
+test("the overview pages show the same with their members in segments as whole", async () => {
+  const folder = join(DIST, "_file", "data", "pages");
+  const member = (name) => {
+    const file = readdirSync(folder).find((n) => n.startsWith(`${name}.`) && n.endsWith(".json"));
+    return JSON.parse(readFileSync(join(folder, file), "utf-8"));
+  };
+  for (const name of ["fio_results", "tpcc_results", "runs_list", "compare_runs", "tpcc_series"]) {
+    assert.ok(member(name).data.run_id.parts?.length > 1, `${name} was written in segments`);
+  }
+  const servers = [await startServer(MAIN_DIST), await startServer(DIST)];
+  const browser = await launchBrowser();
+  try {
+    const pages = [["/", "#holdings"], ["/tpcc", "#chart-throughput .vega-chart"], ["/fio", "#chart-iops .vega-chart"],
+      ["/compare", "#compare-panel, main .note"], ["/runs/", "#runs-table"], ["/sizing", ".sizing-summaries li"], ["/configs", "#config-list"]];
+    for (const [path, ready] of pages) {
+      const seen = [];
+      for (const server of servers) {
+        const {page, problems, close} = await openPage(browser, server.url, path, {ready, viewport: {width: 1400, height: 1000}});
+        try {
+          await drawAllCharts(page);
+          assert.deepEqual(problems, [], `${path} at ${server.url}`);
+          seen.push({text: await page.locator("main").innerText(),
+            charts: await page.locator(".vega-chart[data-rendered]").count()});
+        } finally {
+          await close();
+        }
+      }
+      assert.ok(seen[0].text.length > 200, `${path} shows something`);
+      assert.deepEqual(seen[1], seen[0], `${path}: the page in segments differs from the page whole`);
+    }
+  } finally {
+    await browser.close();
+    for (const server of servers) server.stop();
+  }
 });

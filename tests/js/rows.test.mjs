@@ -79,3 +79,21 @@ test("a chain of shapings gives what the spreads gave", () => {
   assert.ok(shaped.some((r) => r.direction === "total"));
   assert.deepEqual(seen(shaped), seen(fromPlain));
 });
+
+test("a payload in segments gives the rows of the same payload whole", () => {
+  // src/data/_page_members.py: each column {parts: [...]}, a segment's column plain or dictionary-encoded,
+  // each segment with its own dictionary
+  const whole = {exists: true, data: {
+    run_id: ["a", "a", "b", "c", "c", "c"],
+    iops: [1, 2, null, 4, 5, 6],
+    device: ["x", null, "y", "x", "x", "z"],
+  }};
+  const segmented = {exists: true, data: {
+    run_id: {parts: [{dict: ["a", "b"], codes: [0, 0, 1]}, ["c", "c", "c"]]},
+    iops: {parts: [[1, 2, null], [4, 5, 6]]},
+    device: {parts: [["x", null, "y"], {dict: ["x", "z"], codes: [0, 0, 1]}]},
+  }};
+  assert.deepEqual(rowsOf(segmented), rowsOf(whole));
+  assert.deepEqual(rowsOf({exists: true, data: {v: {parts: [[7, 8]]}}}), [{v: 7}, {v: 8}], "one segment");
+  assert.deepEqual(rowsOf({exists: true, data: {v: {parts: []}}}), [], "no segment");
+});

@@ -8,6 +8,7 @@ from __future__ import annotations
 import importlib
 import io
 import json
+import re
 import os
 import shutil
 import subprocess
@@ -19,7 +20,8 @@ import duckdb
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-DATA = ROOT / "src" / "data"
+SRC = ROOT / "src"
+DATA = SRC / "data"
 
 
 @pytest.fixture()
@@ -678,6 +680,21 @@ def _pages_warehouse(path: Path) -> None:
     con.close()
 
 
+def test_every_page_member_is_read_by_a_page():
+    """Each data/pages/ file the pages loader writes is read by a page or component: a member
+    nobody reads is encoded again after every run for nothing (fct_device_capabilities.json was,
+    6.3 MB at 10,000 runs, for months after /sizing stopped reading it)."""
+    pages_loader = (DATA / "pages.zip.py").read_text()
+    sources = "\n".join(p.read_text() for p in [*SRC.glob("*.md"), *SRC.glob("runs/*.md"), *SRC.glob("components/*.js")])
+    written = set(re.findall(r'yield rows\("([a-z_]+\.json)"', pages_loader))
+    written |= {f"{name}.json" for name in re.search(r"WHOLE_MARTS = \(([^)]*)\)", pages_loader).group(1)
+                                                      .replace('"', " ").replace(",", " ").split()}
+    written |= {"home.json", "device_colors.json"}
+    assert len(written) >= 15, written
+    unread = sorted(name for name in written if f"data/pages/{name}" not in sources)
+    assert unread == []
+
+
 def test_page_members_come_from_the_cache_only_while_their_rows_are_the_same(tmp_path):
     """_page_members: the second build with the same rows takes every query member from the
     cache; the same rows stored in another order too, and its bytes are those of a build
@@ -715,10 +732,10 @@ def test_page_members_come_from_the_cache_only_while_their_rows_are_the_same(tmp
 
     first, line = build()
     count = members_of(line)
-    # 16 query members, 5 of them of marts this warehouse lacks ({"exists": false}, not cached)
-    assert line == f"pages: 0 JSON members from the cache, {count} written" and count == 11, line
+    # 15 query members, 5 of them of marts this warehouse lacks ({"exists": false}, not cached)
+    assert line == f"pages: 0 JSON members from the cache, {count} written" and count == 10, line
     fio = json.loads(first["fio_results.json"])
-    assert fio["data"]["fio_result_id"] == ["f1", "f2", "f3", "f4", "f5"], "by id, not as stored"
+    assert fio["data"]["fio_result_id"] == ["f1", "f2", "f5", "f3", "f4"], "by run, then by id, not as stored"
     assert json.loads(first["dim_db_configs.json"])["data"]["parameter"] == ["a_param", "b_param", "a_param"]
 
     again, line = build()
@@ -736,8 +753,8 @@ def test_page_members_come_from_the_cache_only_while_their_rows_are_the_same(tmp
     change("update marts.fct_fio_results set iops = 4000.0 where fio_result_id = 'f3'")
     changed, line = build()
     rewritten = sorted(n for n in first if changed[n] != first[n])
-    assert rewritten == ["fct_device_capabilities.json", "fio_results.json", "runs_list.json", "sizing_fio_points.json"]
-    assert line == f"pages: {count - 4} JSON members from the cache, 4 written"
+    assert rewritten == ["fio_results.json", "runs_list.json", "sizing_fio_points.json"]
+    assert line == f"pages: {count - 3} JSON members from the cache, 3 written"
     assert 4000.0 in json.loads(changed["fio_results.json"])["data"]["iops"]
     assert changed == uncached(), "a member from the cache is what encoding it now gives"
 
@@ -758,8 +775,97 @@ def test_page_members_come_from_the_cache_only_while_their_rows_are_the_same(tmp
     assert sorted(n for n in first if synthetic[n] != before[n]) == ["fio_results.json", "sizing_fio_points.json"]
     assert len(json.loads(synthetic["sizing_fio_points.json"])["data"]["fio_job_id"]) == 2, "fio-b's two rows"
     assert synthetic == uncached()
-    # the cache holds what the last build used: its 11 members, no file of an earlier build
+    # the cache holds what the last build used: its 10 members, no file of an earlier build
     assert len([p for p in cache.iterdir() if p.suffix == ".json"]) == count
+
+
+def _decoded(column):
+    """A member's column as src/components/data.js reads it: {parts} joined, {dict, codes} looked up."""
+    if isinstance(column, list):
+        return column
+    if "parts" in column:
+        return [v for part in column["parts"] for v in _decoded(part)]
+    return [None if c < 0 else column["dict"][c] for c in column["codes"]]
+
+
+def test_a_member_of_many_rows_is_written_in_segments_and_one_run_rewrites_one(tmp_path, monkeypatch):
+    """_page_members segments: a member with segment_by above SEGMENT_ROWS rows is joined from
+    segments cut by run, whose columns decode to the rows the whole member holds, in the same
+    order; one more run, or one changed row, encodes one segment again and the rest come from the
+    cache; the bytes are those of a build without a cache; a member at most SEGMENT_ROWS rows is
+    written whole."""
+    path = tmp_path / "wh.duckdb"
+    con = duckdb.connect(str(path))
+    con.execute("create schema marts")
+    # 120 runs of 1-5 rows, a few device names repeating (dictionary-encoded), a run id with quotes
+    con.execute("""create table marts.fct_fio_results as
+        select md5(i::varchar) as fio_result_id,
+               case when i % 120 = 7 then 'run ''q''' else 'run-' || lpad((i % 120)::varchar, 3, '0') end as run_id,
+               'dev' || (i % 4) as device, case when i % 11 = 0 then null else i * 1.5 end as iops
+        from range(0, 600) t(i) where i % 120 < 60 or i < 300""")
+    con.close()
+    monkeypatch.setenv("IOPSCOPE_WAREHOUSE", str(path))
+    monkeypatch.syspath_prepend(str(DATA))
+    pm = importlib.import_module("_page_members")
+    rp = importlib.import_module("_run_parquet")
+    monkeypatch.setattr(pm, "SEGMENT_ROWS", 64)
+    query = pm.RowsQuery("fio_results", "select fio_result_id, run_id, device, iops from marts.fct_fio_results",
+                         segment_by="run_id")
+    fresh_caches = iter(range(100))
+
+    def build(folder=tmp_path / "cache"):
+        # a cache of its own per build, as each build's loader process has: it keeps (keep_only_used)
+        # only what this build used
+        con, cache = duckdb.connect(str(path), read_only=True), rp.PartCache(folder)
+        try:
+            _, member = pm.query_member(con, cache, "fio_results.json", query, "fio_results")
+            cache.keep_only_used()
+            return member.read_bytes(), cache.count(pm.SEGMENT_KIND), cache.count(pm.KIND)
+        finally:
+            con.close()
+
+    def fresh():  # what a build without a cache writes
+        return build(tmp_path / f"fresh-{next(fresh_caches)}")[0]
+
+    def change(sql):
+        con = duckdb.connect(str(path))
+        con.execute(sql)
+        con.close()
+
+    def expected_rows():
+        con = duckdb.connect(str(path), read_only=True)
+        try:
+            return con.execute("select * from marts.fct_fio_results order by run_id, fio_result_id, device, iops").fetchall()
+        finally:
+            con.close()
+
+    def rows_of(member):
+        payload = json.loads(member)
+        columns = [_decoded(payload["data"][c["name"]]) for c in payload["columns"]]
+        assert all(len(c) == payload["rows"] for c in columns)
+        return list(zip(*columns))
+
+    first, (seg_reused, seg_written), _ = build()
+    payload = json.loads(first)
+    parts = payload["data"]["run_id"]["parts"]
+    assert seg_reused == 0 and seg_written == len(parts) >= 4, (seg_written, len(parts))
+    assert any(isinstance(p, dict) for p in payload["data"]["device"]["parts"]), "each segment its own dictionary"
+    assert rows_of(first) == expected_rows()
+    # whole (one segment): the same rows in the same order
+    monkeypatch.setattr(pm, "SEGMENT_ROWS", 100_000)
+    whole = fresh()
+    assert "parts" not in json.loads(whole)["data"]["run_id"] and rows_of(whole) == rows_of(first)
+    monkeypatch.setattr(pm, "SEGMENT_ROWS", 64)
+
+    # nothing changed: the member from the cache, its segments kept for the next build
+    assert build() == (first, (0, 0), (1, 0))
+    change("insert into marts.fct_fio_results values ('new-1', 'run-050x', 'dev9', 1.0), ('new-2', 'run-050x', 'dev9', 2.0)")
+    added, (reused, written), _ = build()
+    assert written == 1 and reused == len(json.loads(added)["data"]["run_id"]["parts"]) - 1, (reused, written)
+    assert rows_of(added) == expected_rows() and added == fresh()
+    change("update marts.fct_fio_results set iops = -1 where run_id = 'run ''q''' and iops is not null")
+    changed, (reused, written), _ = build()
+    assert written == 1 and rows_of(changed) == expected_rows() and changed == fresh()
 
 
 def test_sweep_summaries_view_leaves_device_pairs_to_the_warehouse_past_the_limit(tmp_path, monkeypatch):
