@@ -30,7 +30,7 @@ fingerprint, so the member keeps the old sign (the page shows the same number).
 Segments. A member whose rows grow with the archive (a row or more per run: fio_results.json,
 7.2 MB at 10,000 runs) is written in segments when it has more than SEGMENT_ROWS rows: its rows
 are cut into ranges of ``RowsQuery.segment_by`` (a run id) the way the marts' Parquet parts are
-(_run_parquet._plan: a key starts a range when its hash says so, so one more run changes the
+(_run_parquet.key_ranges: a key starts a range when its hash says so, so one more run changes the
 range it sorts into and no other), each range encoded on its own and cached under a fingerprint
 of its rows, and the member's bytes joined from them: each column is ``{"parts": [...]}``, one
 encoded column (a list, or ``{"dict", "codes"}``) per segment, in key order
@@ -43,7 +43,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import math
 import os
 import sys
 from dataclasses import dataclass
@@ -178,13 +177,13 @@ def _segmented(con, cache: rp.PartCache, file: str, query: RowsQuery, relation: 
     hashed = ", ".join(sd.quote_ident(c) for c, _ in columns)
     planned = plan_segments(con, relation, query.segment_by, hashed, segment_rows())
     if len(planned) <= 1:
-        count, total = planned[0][2:] if planned else (0, "0")
+        count, total = (planned[0].rows, planned[0].digest) if planned else (0, "0")
         return cache.get_or_write(rp.fingerprint_of([*shape, count, total]),
                                   lambda out: out.write_bytes(sd.json_bytes(payload(con, query, relation))),
                                   suffix=".json", kind=KIND, label=file)
-    segments = [(rp.Part(file=f"segment {i}", first=first, end=end, rows=n),
-                 rp.fingerprint_of([*shape, "segment", rp._plain(first), rp._plain(end), n, digest]))
-                for i, (first, end, n, digest) in enumerate(planned)]
+    segments = [(rp.Part(file=f"segment {i}", first=r.first, end=r.end, rows=r.rows),
+                 rp.fingerprint_of([*shape, "segment", rp._plain(r.first), rp._plain(r.end), r.rows, r.digest]))
+                for i, r in enumerate(planned)]
 
     def segment(part: rp.Part, fingerprint: str) -> Path:
         def write(out: Path) -> None:
@@ -210,33 +209,13 @@ def _segmented(con, cache: rp.PartCache, file: str, query: RowsQuery, relation: 
     return path
 
 
-def plan_segments(con, relation: str, key: str, hashed: str, target_rows: int) -> list[tuple]:
-    """The segments of ``relation`` cut by ``key``: [(first key (None: from the first), end key
-    (None: to the last, rows without a key too), rows, digest of the rows (text))], in key order.
-
-    A key starts a segment when DuckDB's hash of it falls in 1/``every`` of the hash space,
-    ``every`` the power of two nearest the keys per ``target_rows`` rows: a cut depends on its
-    key alone, so one more run changes the segment it sorts into (or cuts one in two) and no
-    other. The same rule as the marts' parts (_run_parquet._plan), decided in one query: the
-    Python plan of every key (10,000 run ids, five members) was 0.1 s of every site build."""
-    q = sd.quote_ident(key)
-    total, keys = con.execute(f"select count(*), count(distinct {q}) from {relation}").fetchone()
-    if total <= target_rows or keys < 2:
-        (n, d), = con.execute(f"select count(*), coalesce(sum(hash({hashed})), 0)::hugeint from {relation}").fetchall()
-        return [(None, None, n, str(d))] if n else []
-    every = 2 ** max(0, round(math.log2(max(1.0, keys * target_rows / total))))
-    rows = con.execute(f"""
-        with per_key as (
-            select {q} as k, count(*) as n, sum(hash({hashed}))::hugeint as d from {relation} group by 1
-        ), cut as (
-            select k, n, d, sum(case when k is not null and hash(k) % {every} = 0 then 1 else 0 end)
-                over (order by k asc nulls last rows between unbounded preceding and current row) as segment
-            from per_key
-        )
-        select min(k), sum(n)::bigint, sum(d)::hugeint from cut group by segment order by segment""").fetchall()
-    firsts = [None] + [first for first, _, _ in rows[1:]]
-    ends = firsts[1:] + [None]
-    return [(first, end, n, str(d)) for first, end, (_, n, d) in zip(firsts, ends, rows)]
+def plan_segments(con, relation: str, key: str, hashed: str, target_rows: int) -> list[rp.KeyRange]:
+    """The segments of ``relation`` cut by ``key`` into ranges of about ``target_rows`` rows,
+    each with its rows' count and digest (DuckDB's hash of the columns ``hashed``, summed): the
+    marts' parts' rule (_run_parquet.key_ranges), so one more run changes the segment it sorts
+    into and no other."""
+    per_key = f"(select {sd.quote_ident(key)} as k, count(*) as n, sum(hash({hashed}))::hugeint as d from {relation} group by 1)"
+    return rp.key_ranges(con, per_key, target_rows)
 
 
 def _segment_columns(path: Path) -> tuple[int, list[bytes]]:

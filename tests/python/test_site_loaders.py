@@ -464,8 +464,10 @@ def test_parts_stay_at_most_twice_the_part_size_where_the_hash_cuts_nowhere(monk
     2,229 runs at 10,000 got no cut at 1 in 512) are still cut, at 1 in 32, 16, ..."""
     monkeypatch.syspath_prepend(str(DATA))
     rp = importlib.import_module("_run_parquet")
-    keys = [k for k in (f"k-{i:05d}" for i in range(5000)) if not rp.key_starts_part(k, 64)][:256]
     con = duckdb.connect()
+    keys = [k for (k,) in con.execute(f"select k from (select 'k-' || lpad(i::varchar, 5, '0') as k from range(5000) t(i)) "
+                                      f"where not ({rp.starts_range('k', 64)}) order by k limit 256").fetchall()]
+    assert len(keys) == 256
     con.execute("create schema marts")
     _sample_mart(con, sorted(keys), per_run=10)
     parts = rp.plan_parts(con, "fct_samples", "run_id", target_rows=640)  # 256 keys x 640 / 2,560 rows: 1 in 64
@@ -958,7 +960,7 @@ def test_condition_quotients_download_is_cut_by_device(tmp_path):
     devices = {}
     for name, data in parts.items():
         table = pq.read_table(io.BytesIO(data))
-        assert table.num_rows <= 100
+        assert table.num_rows <= 2 * 100, "parts of ~100 rows (a hash cut falls unevenly: at most twice that)"
         for device in set(table.column("device_id").to_pylist()):
             devices.setdefault(device, []).append(name)
     assert len(devices) == 40 and all(len(files) == 1 for files in devices.values()), "each device in one part"
