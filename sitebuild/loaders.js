@@ -14,7 +14,7 @@ import {closeSync, mkdirSync, openSync, readdirSync, renameSync, statSync, unlin
 import {join} from "node:path";
 
 // How Framework runs a loader by its extension (its default interpreters; this site sets none).
-export const INTERPRETERS = {".py": [process.env.PYW_HACK || "python3"], ".js": ["node"], ".sh": ["sh"]};
+export const INTERPRETERS = {".py": ["python3"], ".js": ["node"], ".sh": ["sh"]};
 
 function mtime(path) {
   try {

@@ -30,7 +30,7 @@ fingerprint, so the member keeps the old sign (the page shows the same number).
 Segments. A member whose rows grow with the archive (a row or more per run: fio_results.json,
 7.2 MB at 10,000 runs) is written in segments when it has more than SEGMENT_ROWS rows: its rows
 are cut into ranges of ``RowsQuery.segment_by`` (a run id) the way the marts' Parquet parts are
-(_run_parquet.key_ranges: a key starts a range when its hash says so, so one more run changes the
+(_run_parquet.plan_digested: a key starts a range when its hash says so, so one more run changes the
 range it sorts into and no other), each range encoded on its own and cached under a fingerprint
 of its rows, and the member's bytes joined from them: each column is ``{"parts": [...]}``, one
 encoded column (a list, or ``{"dict", "codes"}``) per segment, in key order
@@ -172,18 +172,20 @@ def query_member(con, cache: rp.PartCache, file: str, query: RowsQuery | None, n
 def _segmented(con, cache: rp.PartCache, file: str, query: RowsQuery, relation: str):
     """The Path of a member with ``segment_by`` in ``cache``: whole up to segment_rows() rows,
     else joined from its segments (module docstring), each from the cache while its rows are
-    the same."""
+    the same. One scan digests the rows of each key; a segment's digest is the sum of its keys'."""
     shape, columns = _shape(con, query, file, relation)
     hashed = ", ".join(sd.quote_ident(c) for c, _ in columns)
-    planned = plan_segments(con, relation, query.segment_by, hashed, segment_rows())
+    key = sd.quote_ident(query.segment_by)
+    rows = con.execute(f"select {key}, count(*), sum(hash({hashed}))::hugeint from {relation} "
+                       "group by 1 order by 1 asc nulls last").fetchall()
+    planned = rp.plan_digested(file, rows, segment_rows())
     if len(planned) <= 1:
-        count, total = (planned[0].rows, planned[0].digest) if planned else (0, "0")
+        count, total = (planned[0][1], planned[0][2]) if planned else (0, "0")
         return cache.get_or_write(rp.fingerprint_of([*shape, count, total]),
                                   lambda out: out.write_bytes(sd.json_bytes(payload(con, query, relation))),
                                   suffix=".json", kind=KIND, label=file)
-    segments = [(rp.Part(file=f"segment {i}", first=r.first, end=r.end, rows=r.rows),
-                 rp.fingerprint_of([*shape, "segment", rp._plain(r.first), rp._plain(r.end), r.rows, r.digest]))
-                for i, r in enumerate(planned)]
+    segments = [(part, rp.fingerprint_of([*shape, "segment", rp._plain(part.first), rp._plain(part.end), n, digest]))
+                for part, n, digest in planned]
 
     def segment(part: rp.Part, fingerprint: str) -> Path:
         def write(out: Path) -> None:
@@ -207,15 +209,6 @@ def _segmented(con, cache: rp.PartCache, file: str, query: RowsQuery, relation: 
     for _, fingerprint in segments:   # kept for the next build, which rewrites only what changed
         cache.keep(fingerprint, ".seg")
     return path
-
-
-def plan_segments(con, relation: str, key: str, hashed: str, target_rows: int) -> list[rp.KeyRange]:
-    """The segments of ``relation`` cut by ``key`` into ranges of about ``target_rows`` rows,
-    each with its rows' count and digest (DuckDB's hash of the columns ``hashed``, summed): the
-    marts' parts' rule (_run_parquet.key_ranges), so one more run changes the segment it sorts
-    into and no other."""
-    per_key = f"(select {sd.quote_ident(key)} as k, count(*) as n, sum(hash({hashed}))::hugeint as d from {relation} group by 1)"
-    return rp.key_ranges(con, per_key, target_rows)
 
 
 def _segment_columns(path: Path) -> tuple[int, list[bytes]]:

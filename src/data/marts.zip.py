@@ -22,7 +22,8 @@
 # and every keyed file comes from the part cache beside the warehouse when its rows are those of
 # the build that wrote it (_run_parquet.PartCache): one more run rewrites the parts it lands in.
 # The whole-mart downloads come from the same cache when their rows did not change
-# (_run_parquet.download_fingerprint): one more run rewrites the downloads of the marts it changed.
+# (src/data/_downloads.py): one more run rewrites the downloads of the marts it changed, and of a
+# big CSV of a mart read by key only the segment holding the run.
 # Members are streamed: a file is written by DuckDB into the part cache and copied into the
 # archive in chunks, so memory does not grow with the largest mart.
 import os
@@ -30,6 +31,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import _downloads as downloads  # noqa: E402
 import _run_parquet as rp  # noqa: E402
 import _sitedata as sd  # noqa: E402
 
@@ -68,10 +70,7 @@ def members():
                     listed[name] = {"key": cut[0], "parts": [{k: e[k] for k in ("file", "first", "rows")} for e in layout]}
                 continue  # the cache keeps its files for the next build
             # a download whose rows did not change since the last build is that build's file
-            path = cache.get_or_write(rp.download_fingerprint(con, catalog, name, fmt),
-                                      lambda out, name=name, fmt=fmt: sd.mart_file_path(con, name, fmt, out),
-                                      suffix=f".{fmt}", kind="download", label=f"{name}.{fmt}")
-            yield f"{name}.{fmt}", path
+            yield f"{name}.{fmt}", downloads.download(con, catalog, name, fmt, cache)
     # What the run page reads first (src/components/run-bundle.js): written here, beside the very
     # files whose byte offsets it records, so the two always come from the same build.
     yield "run_marts.json", sd.json_bytes(rp.run_marts_index(con, catalog, layouts) if con is not None
@@ -82,7 +81,9 @@ def members():
     yield "parts.json", sd.json_bytes(listed)
     cache.keep_only_used()
     print("marts: {} Parquet files from the part cache, {} written ({})".format(*cache.count("part"), cache.folder), file=sys.stderr)
-    print("marts: {} downloads from the part cache, {} written".format(*cache.count("download")), file=sys.stderr)
+    print("marts: {} downloads from the part cache, {} written".format(*cache.count("download"))
+          + ("; {} CSV segments from the cache, {} written".format(*cache.count(downloads.SEGMENT_KIND))
+             if any(cache.count(downloads.SEGMENT_KIND)) else ""), file=sys.stderr)
     print(f"marts: {cache.describe_writes()}", file=sys.stderr)
 
 

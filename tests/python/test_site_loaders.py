@@ -464,10 +464,8 @@ def test_parts_stay_at_most_twice_the_part_size_where_the_hash_cuts_nowhere(monk
     2,229 runs at 10,000 got no cut at 1 in 512) are still cut, at 1 in 32, 16, ..."""
     monkeypatch.syspath_prepend(str(DATA))
     rp = importlib.import_module("_run_parquet")
+    keys = [k for k in (f"k-{i:05d}" for i in range(5000)) if not rp.key_starts_part(k, 64)][:256]
     con = duckdb.connect()
-    keys = [k for (k,) in con.execute(f"select k from (select 'k-' || lpad(i::varchar, 5, '0') as k from range(5000) t(i)) "
-                                      f"where not ({rp.starts_range('k', 64)}) order by k limit 256").fetchall()]
-    assert len(keys) == 256
     con.execute("create schema marts")
     _sample_mart(con, sorted(keys), per_run=10)
     parts = rp.plan_parts(con, "fct_samples", "run_id", target_rows=640)  # 256 keys x 640 / 2,560 rows: 1 in 64
@@ -559,7 +557,11 @@ def test_parts_are_written_from_the_cache_unless_their_rows_changed(tmp_path, mo
     assert downloads["fct_samples.csv"].count(b"\n") == 4500 + 30 + 1
     kept = [p.name for p in parts_dir.iterdir()]
     layouts = [n for n in kept if ".layout-" in n]
-    assert len(kept) - len(layouts) == len(files_grown) + len(dim_parts) + len(whole), "the cache keeps what the last build used"
+    # fct_samples.csv (4,530 rows) is joined from segments (_downloads.py), kept beside it
+    segments = [n for n in kept if n.endswith(".csvseg")]
+    assert len(segments) >= 2 and "CSV segments from the cache" in log
+    assert len(kept) - len(layouts) - len(segments) == len(files_grown) + len(dim_parts) + len(whole), \
+        "the cache keeps what the last build used"
     # and the layout of each keyed file beside it (PartCache.layout), read instead of its footer
     # by the second build above, which gave the same index (again == mart)
     assert len(layouts) == len(files_grown) + len(dim_parts)
@@ -870,6 +872,57 @@ def test_a_member_of_many_rows_is_written_in_segments_and_one_run_rewrites_one(t
     assert written == 1 and rows_of(changed) == expected_rows() and changed == fresh()
 
 
+def test_a_big_csv_download_is_joined_from_segments_and_one_run_rewrites_one(tmp_path, monkeypatch):
+    """_downloads: the CSV of a mart read by key, past CSV_SEGMENT_ROWS rows, is DuckDB's header
+    and then segments of key ranges: byte for byte what one COPY of the rows by key (then every
+    column) writes, awkward text included; the next build takes it from the cache and keeps its
+    segments; one more run writes one segment again."""
+    path = tmp_path / "wh.duckdb"
+    con = duckdb.connect(str(path))
+    con.execute("create schema marts")
+    con.execute("""create table marts.dim_runs as
+        select 'run-' || lpad(i::varchar, 4, '0') as run_id, 'host ' || (i % 3) as host_id,
+               case when i % 7 = 0 then null when i % 7 = 1 then 'a "quoted", text' else 'line' || chr(10) || 'two' end as note,
+               i * 0.25 as value
+        from range(0, 300) t(i)""")
+    con.close()
+    monkeypatch.setenv("IOPSCOPE_WAREHOUSE", str(path))
+    monkeypatch.syspath_prepend(str(DATA))
+    sd = importlib.import_module("_sitedata")
+    rp = importlib.import_module("_run_parquet")
+    downloads = importlib.import_module("_downloads")
+    monkeypatch.setattr(downloads, "CSV_SEGMENT_ROWS", 40)
+    fresh_caches = iter(range(100))
+
+    def build(folder=tmp_path / "cache"):
+        con, cache = duckdb.connect(str(path), read_only=True), rp.PartCache(folder)
+        try:
+            data = downloads.download(con, sd.marts(con), "dim_runs", "csv", cache).read_bytes()
+            cache.keep_only_used()
+            return data, cache.count(downloads.SEGMENT_KIND), cache.count("download")
+        finally:
+            con.close()
+
+    def one_copy():  # the same rows, one COPY
+        out = tmp_path / f"copy-{next(fresh_caches)}.csv"
+        con = duckdb.connect(str(path), read_only=True)
+        con.execute(f"copy (select * from marts.dim_runs order by run_id, run_id, host_id, note, value) to '{out}' "
+                    "(FORMAT csv, HEADER true)")
+        con.close()
+        return out.read_bytes()
+
+    first, (reused, written), _ = build()
+    assert reused == 0 and written >= 4, written
+    assert first == one_copy() and first.startswith(b"run_id,host_id,note,value\n")
+    assert build() == (first, (0, 0), (1, 0)), "from the cache, its segments kept"
+    con = duckdb.connect(str(path))
+    con.execute("insert into marts.dim_runs values ('run-0150x', 'host 9', 'new', 1.5), ('run-0150x', 'host 9', null, 2.5)")
+    con.close()
+    added, (reused, written), _ = build()
+    assert written == 1 and reused >= 3, (reused, written)
+    assert added == one_copy() == build(tmp_path / f"fresh-{next(fresh_caches)}")[0]
+
+
 def test_sweep_summaries_view_leaves_device_pairs_to_the_warehouse_past_the_limit(tmp_path, monkeypatch):
     """fct_sweep_quotient_summaries is a view whose device pairs summarise fct_device_quotients
     (a view too). While the pairs number at most SITE_DB_MAX_ROWS, /compare's per-device
@@ -960,7 +1013,7 @@ def test_condition_quotients_download_is_cut_by_device(tmp_path):
     devices = {}
     for name, data in parts.items():
         table = pq.read_table(io.BytesIO(data))
-        assert table.num_rows <= 2 * 100, "parts of ~100 rows (a hash cut falls unevenly: at most twice that)"
+        assert table.num_rows <= 100
         for device in set(table.column("device_id").to_pylist()):
             devices.setdefault(device, []).append(name)
     assert len(devices) == 40 and all(len(files) == 1 for files in devices.values()), "each device in one part"
