@@ -66,8 +66,10 @@ PAGE_ROWS = 1_024
 # first: fct_cpu_samples 64 -> 92 ms), so it keeps PAGE_ROWS.
 SPARSE_PAGE_ROWS = 256
 SPARSE_ROWS_PER_KEY = 16
-# Such a mart is also cut into parts of an eighth of the part size (16,384 rows), in row groups
-# of SPARSE_ROW_GROUP_ROWS: the run page reads a page of each of its 50-80 columns, and hyparquet's
+# Such a mart is also cut into parts of a 32nd of the part size (4,096 rows; an eighth, 16,384,
+# until run 28: one more run then wrote its dim_runs, fct_fio_results, fct_tpcc_results and
+# fct_device_capabilities rows with 10,000-28,000 others, 0.04-0.07 s each at 10,000 runs), in
+# row groups of SPARSE_ROW_GROUP_ROWS: the run page reads a page of each of its 50-80 columns, and hyparquet's
 # slices go out as one request when at most 64 KB apart, so what a run's read costs follows the
 # size of the row group that holds it. As one file of one row group, a run's read at 100,000 runs
 # took 37-42 requests (dim_runs: 17 MB) and 42-50 (fct_fio_results: 38 MB) instead of 10 and 23
@@ -75,7 +77,7 @@ SPARSE_ROWS_PER_KEY = 16
 # site copied ten times with other run ids: docs/performance.md, run 20): dim_runs 143 -> 83 ms,
 # 42 -> 3 requests, 997 -> 364 KB; fct_fio_results 162 -> 89 ms, 50 -> 3, 1,612 -> 432 KB; at
 # 10,000 runs the same layout reads dim_runs in 3 requests instead of 10, 1,001 -> 350 KB.
-SPARSE_PART_DIVISOR = 8
+SPARSE_PART_DIVISOR = 32
 SPARSE_ROW_GROUP_ROWS = 2_048
 # Such a mart is also Snappy-compressed instead of zstd: reading one run's rows of it is a few
 # small pages, where fzstd's per-page start-up and its decoding in JavaScript cost more than the

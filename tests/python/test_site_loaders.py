@@ -525,7 +525,7 @@ def test_parts_are_written_from_the_cache_unless_their_rows_changed(tmp_path, mo
         assert part["layout"]["size"] == len(files[part["file"]])
         rows += keys
     assert sorted(rows) == sorted(r for r in runs for _ in range(30)), "every row in exactly one part"
-    # one row per run: dim_runs is cut at a SPARSE_PART_DIVISOR-th of the part size (500 // 8 rows)
+    # one row per run: dim_runs is cut at a SPARSE_PART_DIVISOR-th of the part size (500 // 32 rows)
     rp = importlib.import_module("_run_parquet")
     sparse = 500 // rp.SPARSE_PART_DIVISOR
     assert len(dim_parts) >= 3 and max(pq.read_metadata(io.BytesIO(b)).num_rows for b in dim_parts.values()) <= 2 * sparse
