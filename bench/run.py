@@ -847,6 +847,34 @@ def replay_script_current(warehouse: Path) -> bool:
 # like: the campaigns that follow a synthetic lake differ between scales (after 1,000 runs four
 # TPC-C campaigns, after 10,000 TPC-C and fio ones), and a fio run rewrites more of the site
 # than a TPC-C run (its results, histograms and the sizing points: docs/performance.md, run 27).
+# A fixed piece of work timed beside the builds of one new run (a Python loop and a DuckDB scan,
+# in a process of their own): this machine ran it 0.36-0.67 s for the loop within minutes of one
+# another (2026-11-29), and a slope compares builds measured minutes apart, one scale after the
+# other. The report prints it for each scale, so a slope flattered or hurt by the machine's
+# phase shows as such (docs/performance.md, run 28b).
+PROBE_CODE = ("import time, duckdb\n"
+              "t = time.perf_counter(); sum(i * i for i in range(5_000_000)); a = time.perf_counter() - t\n"
+              "c = duckdb.connect(); t = time.perf_counter()\n"
+              "c.execute('select sum(hash(i)) from range(50_000_000) t(i)').fetchall(); b = time.perf_counter() - t\n"
+              "print(round(a, 3), round(b, 3))")
+
+
+def speed_probe() -> dict[str, float] | None:
+    """The fixed work's seconds: {"python_s", "duckdb_s", "total_s"}; None when it failed."""
+    done = subprocess.run([PY, "-c", PROBE_CODE], capture_output=True, text=True, timeout=120)
+    try:
+        python_s, duckdb_s = (float(x) for x in done.stdout.split())
+    except ValueError:
+        return None
+    return {"python_s": python_s, "duckdb_s": duckdb_s, "total_s": round(python_s + duckdb_s, 3)}
+
+
+def _probe_s(inc: dict[str, Any]) -> float | None:
+    """The mean of a section's probes (before and after its builds), or None."""
+    totals = [p["total_s"] for p in (inc.get("probe_before"), inc.get("probe_after")) if p]
+    return round(statistics.mean(totals), 3) if totals else None
+
+
 def new_run_kinds(repeats: int) -> list[str]:
     return ["tpcc"] * 3 + [kind for i in range(1, repeats) for kind in [("fio" if i % 2 else "tpcc")] * 3]
 
@@ -928,6 +956,7 @@ def section_incremental(work: Path, scale: str, seed: int, do_dbt: bool, do_site
             log(f"incremental: site build before the new run ({root.name})")
             out["site_before"] = run_site(env, root, work / f"dist-{scale}-incremental", keep_bundles=True)
             # (a full build, and the record the next build starts from: sitebuild/update.js)
+        out["probe_before"] = speed_probe()
         generate_one(raw, new, seed, length)
         log(f"incremental: ingest 1 new run into {scale}")
         ing = measure([str(BIN / "iopscope"), "ingest", "--quiet"], env=env, cwd=ROOT)
@@ -996,6 +1025,7 @@ def section_incremental(work: Path, scale: str, seed: int, do_dbt: bool, do_site
                 log(f"incremental: repeat {i + 1} of {repeats}: iopscope build into {scale}")
                 again["build"] = run_build(env, work / f"dbt-{scale}" / "target", root, work / f"dist-{scale}-incremental")
                 again["build"]["kind"] = walked.campaign.kind
+        out["probe_after"] = speed_probe()
     finally:
         for run_dir, campaign_existed in reversed(created):
             shutil.rmtree(run_dir if campaign_existed else run_dir.parent, ignore_errors=True)
@@ -1188,6 +1218,7 @@ def incremental_targets(runs: list[dict[str, Any]]) -> list[dict[str, Any]]:
     folder>` (one command, the run named)."""
     rows = []
     points: dict[str, list[tuple[int, float, float]]] = {}
+    probes = {inc["runs"]: _probe_s(inc) for inc in runs if inc.get("runs")}   # the machine's pace at each scale
     for inc in runs:
         if "ingest_plus_dbt_wall_s" not in inc:
             continue
@@ -1248,9 +1279,11 @@ def incremental_targets(runs: list[dict[str, Any]]) -> list[dict[str, Any]]:
         slope_wall = math.log(w1 / w0) / math.log(x1 / x0)
         slope_cpu = math.log(c1 / c0) / math.log(x1 / x0)
         medians = f", medians of {n0} and {n1} runs" if max(n0, n1) > 1 else ""
+        pace = (f"; the machine's probe {probes[x0]} s at {x0} runs, {probes[x1]} s at {x1}"
+                if probes.get(x0) and probes.get(x1) else "")
         rows.append({"target": f"1 new run, {name}: grows with slope <= {TARGETS['incremental_slope_max']} "
                                f"({x0} -> {x1} runs)",
-                     "value": f"{slope_wall:.3f} (wall: {w0} -> {w1} s{medians}), {slope_cpu:.3f} (CPU)",
+                     "value": f"{slope_wall:.3f} (wall: {w0} -> {w1} s{medians}), {slope_cpu:.3f} (CPU){pace}",
                      "met": slope_wall <= TARGETS["incremental_slope_max"],
                      # the issue's measure is `iopscope build`; the stages without the site, as two
                      # commands, are reported beside it to show where growth comes from (their
@@ -1496,6 +1529,11 @@ def markdown(report: dict[str, Any]) -> str:
             rows.append(["dbt's floor: `dbt run` of a one-model project (select 1)", floor["wall_s"], floor["cpu_s"],
                          floor["max_rss_mib"]])
         out.append(_table(["stage", "wall s", "CPU s", "peak RSS MiB"], rows))
+        if inc.get("probe_before") or inc.get("probe_after"):
+            shown = [f"{when} {p['total_s']} s (Python {p['python_s']}, DuckDB {p['duckdb_s']})"
+                     for when, p in (("before", inc.get("probe_before")), ("after", inc.get("probe_after"))) if p]
+            out.append("\nthe machine's pace: a fixed piece of work (`PROBE_CODE`) took " + "; ".join(shown)
+                       + " around these builds\n")
         out.append(f"\ningest + warehouse update: **{inc.get('ingest_plus_dbt_wall_s')} s** wall, "
                    f"{inc.get('ingest_plus_dbt_cpu_s')} s CPU; lake: {(inc.get('lake') or {}).get('parquet_files')} "
                    "Parquet files after it\n")

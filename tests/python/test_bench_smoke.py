@@ -334,3 +334,29 @@ def test_the_new_runs_of_a_section_are_picked_by_kind_in_sequence_order():
         for kind in ("tpcc", "fio"):   # each kind's runs in the sequence's order
             mine = [r.index for r in picked if r.campaign.kind == kind]
             assert mine == sorted(mine)
+
+
+def test_the_machines_pace_is_probed_and_shown_beside_each_slope():
+    """A fixed piece of work, timed around each scale's builds, is printed beside the slopes: a
+    slope measured while the machine ran slower at one scale than at the other shows as such."""
+    bench_run = _bench_module()
+    probe = bench_run.speed_probe()
+    assert probe is not None and probe["python_s"] > 0 and probe["duckdb_s"] > 0
+    assert probe["total_s"] == round(probe["python_s"] + probe["duckdb_s"], 3)
+    build = {"rc": 0, "new_run_parsed": True, "stages_s": {}, "site_mode": "in place", "kind": "tpcc"}
+
+    def inc(runs, wall, pace):
+        return {"scale": str(runs), "runs": runs, "ingest": {"rc": 0}, "dbt": {"rc": 0}, "new_run_parsed": True,
+                "new_run_kind": "tpcc", "ingest_plus_dbt_wall_s": 2.0, "ingest_plus_dbt_cpu_s": 2.0,
+                "build": {**build, "wall_s": wall, "cpu_s": wall},
+                "probe_before": {"python_s": pace / 2, "duckdb_s": pace / 2, "total_s": pace},
+                "probe_after": {"python_s": pace, "duckdb_s": pace, "total_s": 2 * pace}}
+
+    rows = bench_run.incremental_targets([inc(1000, 4.0, 0.6), inc(10000, 5.0, 0.4)])
+    slope = next(r for r in rows if "slope" in r["target"] and "`iopscope build` (one command)" in r["target"])
+    assert slope["value"].endswith("the machine's probe 0.9 s at 1000 runs, 0.6 s at 10000"), slope["value"]
+    # no probe at one scale (an older report): nothing claimed
+    rows = bench_run.incremental_targets([{**inc(1000, 4.0, 0.6), "probe_before": None, "probe_after": None},
+                                          inc(10000, 5.0, 0.4)])
+    slope = next(r for r in rows if "slope" in r["target"] and "`iopscope build` (one command)" in r["target"])
+    assert "probe" not in slope["value"]
