@@ -44,7 +44,8 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from iopscope import packs, tables
-from iopscope.lake import Lake, arrow_schema, collection_of
+from iopscope.lake import Lake, arrow_schema
+from iopscope.raw_tree import collection_of
 
 COMPACT_MIN_RUNS = 200          # loose runs in a collection that trigger compaction after an ingest
 PACK_MAX_RUNS = 2_500           # runs per pack ...

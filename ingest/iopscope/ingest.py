@@ -30,8 +30,7 @@ from iopscope.lake import Chunk, ConformError, Lake
 from iopscope.locks import DEFAULT_WAIT_S
 from iopscope.manifest import Manifest, ManifestError, read_manifest
 from iopscope.parsers import fio_log
-from iopscope.raw_tree import IGNORED_SUFFIXES, RunFolder, WalkAhead, kind_name, selects  # noqa: F401 (RunFolder, IGNORED_SUFFIXES, selects: imported from here)
-from iopscope.raw_tree import run_key as _key  # noqa: F401
+from iopscope.raw_tree import RunFolder, WalkAhead, kind_name
 from iopscope.redact import mask, mask_table
 from iopscope.run_facts import manifest_rows
 
@@ -114,9 +113,6 @@ def with_file_errors(runs: list[RunFolder]) -> list[RunFolder]:
     return runs
 
 
-_collection = raw_tree.collection_of
-
-
 def _parser_fingerprint() -> str:
     versions = {name: m.VERSION for name, m in sorted(parsers.PARSERS.items())}
     schema = {name: [(c.name, c.type) for c in t.all_columns()] for name, t in sorted(tables.ALL.items())}
@@ -191,7 +187,6 @@ class Ingestor:
                  wait_s: float | None = DEFAULT_WAIT_S) -> None:
         self.raw_root = Path(raw_root).resolve()
         self.wait_s = wait_s  # how long to wait for the lake's lock (None: forever)
-        self._root_prefix = str(self.raw_root).rstrip("/") + "/"
         self.lake = Lake(Path(lake_root))
         self.force = force
         self.on_progress = on_progress or (lambda i, n, name: None)
@@ -261,7 +256,7 @@ class Ingestor:
             return report
 
     def _parts(self, key: str, rel_dir: str, table_names: Iterable[str]) -> list[Path]:
-        return [self.lake.part_path(t, _collection(rel_dir), key) for t in table_names]
+        return [self.lake.part_path(t, raw_tree.collection_of(rel_dir), key) for t in table_names]
 
     def _ingest_run(self, run: RunFolder, state: dict, report: IngestReport,
                     batch: "compaction.IngestPacks | None" = None) -> bool:
@@ -289,7 +284,7 @@ class Ingestor:
         except ConformError as exc:
             # a parser produced a value its table cannot hold (a parser bug): the run keeps its
             # previous parts and state entry (so the next ingest tries again), the batch goes on
-            where = self._rel(run.manifest_path) if run.manifest_path else (run.rel_dir or ".")
+            where = run.rel(run.manifest_name) if run.manifest_name is not None else (run.rel_dir or ".")
             report.errors.append(FileError(where, None, f"run not written (ingest bug, please report): {exc}"))
             return False
         written: list[str] = []
@@ -354,10 +349,8 @@ class Ingestor:
         prefix = "" if run.rel_dir == "." else run.rel_dir + "/"
         hashes: dict[str, str] = {}
         files: dict[str, list] = {}
-        paths = run.file_texts + ([run.manifest_text] if run.manifest_text is not None else [])
-        for path in paths:
-            rel = self._rel(path)
-            name = rel.removeprefix(prefix)
+        for name in run.names + ([run.manifest_name] if run.manifest_name is not None else []):
+            rel, path = run.rel(name), run.prefix + name
             try:
                 st = os.stat(path)
                 was = old.get(name)
@@ -388,23 +381,15 @@ class Ingestor:
                 wanted.append(path.relative_to(self.raw_root).as_posix())
         return wanted
 
-    def _rel(self, path: Path | str) -> str:
-        # Discovery builds every path under the resolved raw root: no need to resolve again
-        # (one lstat per path component), and a string prefix is cut 10x faster than
-        # Path.relative_to (which matters for 50,000 files); other paths are resolved.
-        text = str(path)
-        if text.startswith(self._root_prefix) and os.sep == "/":
-            return text[len(self._root_prefix):]
-        return Path(path).resolve().relative_to(self.raw_root).as_posix()
-
     def _parse_run(self, run: RunFolder, hashes: dict[str, str], report: IngestReport):
         rows = RunRows()
         errors: list[FileError] = []
         manifest: Manifest | None = None
         run_id = run.rel_dir if run.rel_dir != "." else "_root"
         errors.extend(run.problems)
-        if run.manifest_path and self._rel(run.manifest_path) in hashes:
-            rel = self._rel(run.manifest_path)
+        manifest_rel = run.rel(run.manifest_name) if run.manifest_name is not None else None
+        if manifest_rel is not None and manifest_rel in hashes:
+            rel = manifest_rel
             try:
                 manifest = read_manifest(run.manifest_path)
                 run_id = manifest.run_id
@@ -412,16 +397,14 @@ class Ingestor:
                 errors.extend(FileError(rel, p.line, p.describe()) for p in exc.problems)
             except OSError as exc:
                 errors.append(FileError(rel, None, _unreadable_reason(exc)))
-        manifest_rel = self._rel(run.manifest_path) if run.manifest_path else None
         provenance = {"run_id": run_id, "parser": None, "parser_version": None, "tool_version": None,
                       "source_path": manifest_rel,
                       "source_sha256": hashes.get(manifest_rel) if manifest_rel else None}
         for table, records in manifest_rows(run, manifest, run_id).items():
             rows.add(table, records, provenance)
-        for path in run.files:
-            rel = self._rel(path)
-            rel_to_run = path.relative_to(self.raw_root / run.rel_dir).as_posix()
-            declared = manifest.files.get(rel_to_run, {}) if manifest else {}
+        for name in run.names:
+            rel, path = run.rel(name), Path(run.prefix + name)
+            declared = manifest.files.get(name, {}) if manifest else {}
             if declared.get("role") == "ignore":
                 continue
             if rel not in hashes:

@@ -41,7 +41,7 @@ import pyarrow.parquet as pq
 
 from iopscope import locks, packs, tables
 from iopscope.parsers.base import Columns, no_gc
-from iopscope.raw_tree import ROOT_COLLECTION, collection_of  # noqa: F401 (the lake's partitions are the raw tree's collections)
+from iopscope.raw_tree import collection_of   # the lake's partitions are the raw tree's collections
 from iopscope.units import EXACT_INT_LIMIT, to_bool, to_float, to_int
 
 SCHEMA_PARTITION = "_schema"

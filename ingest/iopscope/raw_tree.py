@@ -74,6 +74,10 @@ class RunFolder:
         """The run folder's absolute path text, with a trailing slash."""
         return self.root_text + "/" + ("" if self.rel_dir == "." else self.rel_dir + "/")
 
+    def rel(self, name: str) -> str:
+        """The path under the raw root of ``name`` (a path under the run's folder)."""
+        return name if self.rel_dir == "." else f"{self.rel_dir}/{name}"
+
     @property
     def manifest_text(self) -> str | None:
         return None if self.manifest_name is None else self.prefix + self.manifest_name
@@ -193,9 +197,9 @@ def walk(raw_root: Path, only: Iterable[str] | None = None) -> list[RunFolder]:
             run = holder()
             # this folder under the run's folder ("" for the run's own folder)
             sub = "" if run.rel_dir == rel else (rel if run.rel_dir == "." else rel[len(run.rel_dir) + 1:]) + "/"
-            if sub:
+            if sub:   # a folder below the run's own, so no manifest here (it would be a run of its own)
                 run.names.extend(sub + name for name in kept)
-                run.stats.update((sub + name, st) for name, st in stats.items() if name != manifest)
+                run.stats.update((sub + name, st) for name, st in stats.items())
             else:
                 run.names.extend(kept)
                 run.stats.update(stats)

@@ -56,17 +56,12 @@ def _segmented_csv(con, catalog: dict, name: str, key: str, cache: rp.PartCache)
 
     mart = f"{sd.MARTS_SCHEMA}.{sd.quote_ident(name)}"
     columns = [c["name"] for c in catalog[name]["columns"]]
-    quoted = [sd.quote_ident(c) for c in columns]
-    rows = con.execute(f"select {sd.quote_ident(key)}, count(*), sum(hash({', '.join(quoted)}))::hugeint from {mart} "
-                       "group by 1 order by 1 asc nulls last").fetchall()
-    planned = rp.plan_digested(f"{name}.csv", rows, csv_segment_rows())
+    planned = rp.plan_segments(con, f"{name}.csv", mart, key, columns, csv_segment_rows())
     if len(planned) <= 1:
         return None
-    order = ", ".join([f"{sd.quote_ident(key)} asc nulls last", *(f"{q} asc nulls last" for q in quoted)])
+    order = ", ".join([f"{sd.quote_ident(key)} asc nulls last", *(f"{sd.quote_ident(c)} asc nulls last" for c in columns)])
     shape = [rp.DOWNLOAD_FORMAT_VERSION, duckdb.__version__, name, "csv", sd.mart_file_options("csv"),
              [[c["name"], c["type"]] for c in catalog[name]["columns"]], key, order]
-    segments = [(part, rp.fingerprint_of([*shape, "segment", rp._plain(part.first), rp._plain(part.end), n, digest]))
-                for part, n, digest in planned]
 
     def copy(select: str, params: list, out: Path, header: bool) -> None:
         # a temporary table takes the parameters COPY cannot
@@ -77,21 +72,16 @@ def _segmented_csv(con, catalog: dict, name: str, key: str, cache: rp.PartCache)
         finally:
             con.execute(f"drop table if exists temp.{_TEMP}")
 
-    def segment(part: rp.Part, fingerprint: str) -> Path:
+    def write_segment(part: rp.Part, out: Path) -> None:
         where, params = rp._part_filter(key, part)
-        return cache.get_or_write(fingerprint, lambda out: copy(f"select * from {mart}{where} order by {order}", params,
-                                                                out, header=False),
-                                  suffix=".csvseg", kind=SEGMENT_KIND, label=f"{name}.csv from {part.first}")
+        copy(f"select * from {mart}{where} order by {order}", params, out, header=False)
 
-    def write(out: Path) -> None:
+    def join(paths: list[Path], out: Path) -> None:
         copy(f"select * from {mart} limit 0", [], out, header=True)   # the header line DuckDB writes
         with out.open("ab") as target:
-            for part, fingerprint in segments:
-                with segment(part, fingerprint).open("rb") as source:
+            for path in paths:
+                with path.open("rb") as source:
                     shutil.copyfileobj(source, target, 1 << 20)
 
-    path = cache.get_or_write(rp.fingerprint_of([*shape, "segments", [f for _, f in segments]]), write,
-                              suffix=".csv", kind="download", label=f"{name}.csv")
-    for _, fingerprint in segments:   # kept for the next build, which rewrites only what changed
-        cache.keep(fingerprint, ".csvseg")
-    return path
+    return rp.joined_from_segments(cache, planned, shape, write_segment, join, suffix=".csv", segment_suffix=".csvseg",
+                                   kind="download", segment_kind=SEGMENT_KIND, label=f"{name}.csv")

@@ -174,29 +174,21 @@ def _segmented(con, cache: rp.PartCache, file: str, query: RowsQuery, relation: 
     else joined from its segments (module docstring), each from the cache while its rows are
     the same. One scan digests the rows of each key; a segment's digest is the sum of its keys'."""
     shape, columns = _shape(con, query, file, relation)
-    hashed = ", ".join(sd.quote_ident(c) for c, _ in columns)
-    key = sd.quote_ident(query.segment_by)
-    rows = con.execute(f"select {key}, count(*), sum(hash({hashed}))::hugeint from {relation} "
-                       "group by 1 order by 1 asc nulls last").fetchall()
-    planned = rp.plan_digested(file, rows, segment_rows())
+    planned = rp.plan_segments(con, file, relation, query.segment_by, [c for c, _ in columns], segment_rows())
     if len(planned) <= 1:
         count, total = (planned[0][1], planned[0][2]) if planned else (0, "0")
         return cache.get_or_write(rp.fingerprint_of([*shape, count, total]),
                                   lambda out: out.write_bytes(sd.json_bytes(payload(con, query, relation))),
                                   suffix=".json", kind=KIND, label=file)
-    segments = [(part, rp.fingerprint_of([*shape, "segment", rp._plain(part.first), rp._plain(part.end), n, digest]))
-                for part, n, digest in planned]
 
-    def segment(part: rp.Part, fingerprint: str) -> Path:
-        def write(out: Path) -> None:
-            where, params = rp._part_filter(query.segment_by, part)
-            encoded = payload(con, query, relation, where, params)
-            pieces = [sd.json_bytes(encoded["data"][c]) for c, _ in columns]
-            out.write_bytes(sd.json_bytes([encoded["rows"], [len(p) for p in pieces]]) + b"\n" + b"".join(pieces))
-        return cache.get_or_write(fingerprint, write, suffix=".seg", kind=SEGMENT_KIND, label=f"{file} {part.file}")
+    def write_segment(part: rp.Part, out: Path) -> None:
+        where, params = rp._part_filter(query.segment_by, part)
+        encoded = payload(con, query, relation, where, params)
+        pieces = [sd.json_bytes(encoded["data"][c]) for c, _ in columns]
+        out.write_bytes(sd.json_bytes([encoded["rows"], [len(p) for p in pieces]]) + b"\n" + b"".join(pieces))
 
-    def write_member(out: Path) -> None:
-        read = [_segment_columns(segment(part, fingerprint)) for part, fingerprint in segments]
+    def join(paths: list[Path], out: Path) -> None:
+        read = [_segment_columns(path) for path in paths]
         stated = query.columns if query.columns is not None else [(c, t) for c, t in columns]
         head = sd.json_bytes({"name": query.name, "exists": True, "rows": sum(n for n, _ in read),
                               "columns": [{"name": n, "type": t} for n, t in stated]})
@@ -204,11 +196,8 @@ def _segmented(con, cache: rp.PartCache, file: str, query: RowsQuery, relation: 
                          for i, (c, _) in enumerate(columns))
         out.write_bytes(head[:-1] + b',"data":{' + data + b"}}")
 
-    path = cache.get_or_write(rp.fingerprint_of([*shape, "segments", [f for _, f in segments]]), write_member,
-                              suffix=".json", kind=KIND, label=file)
-    for _, fingerprint in segments:   # kept for the next build, which rewrites only what changed
-        cache.keep(fingerprint, ".seg")
-    return path
+    return rp.joined_from_segments(cache, planned, shape, write_segment, join, suffix=".json", segment_suffix=".seg",
+                                   kind=KIND, segment_kind=SEGMENT_KIND, label=file)
 
 
 def _segment_columns(path: Path) -> tuple[int, list[bytes]]:

@@ -379,6 +379,37 @@ def plan_digested(name: str, rows: list[tuple], target_rows: int | None) -> list
     return out
 
 
+def plan_segments(con, name: str, relation: str, key: str, columns: list[str], target_rows: int) -> list[tuple[Part, int, str]]:
+    """:func:`plan_digested` of ``relation`` cut by ``key`` into ranges of ~``target_rows`` rows,
+    each key's rows digested over ``columns`` in one scan (the pages' segments, the big CSVs')."""
+    hashed = ", ".join(sd.quote_ident(c) for c in columns)
+    rows = con.execute(f"select {sd.quote_ident(key)}, count(*), sum(hash({hashed}))::hugeint from {relation} "
+                       "group by 1 order by 1 asc nulls last").fetchall()
+    return plan_digested(name, rows, target_rows)
+
+
+def joined_from_segments(cache: "PartCache", planned: list[tuple[Part, int, str]], shape: list, write_segment,
+                         join, *, suffix: str, segment_suffix: str, kind: str, segment_kind: str, label: str) -> Path:
+    """A file of several segments (``planned``, :func:`plan_segments`) in ``cache``: each segment
+    written by ``write_segment(part, out)`` under a fingerprint of ``shape`` (what shapes its
+    bytes) and its rows, the file by ``join(segment paths in key order, out)`` under a fingerprint
+    of its segments'. A file from the cache keeps its segments there, unread, so that the next
+    build writes again only the segment a new run changed."""
+    segments = [(part, fingerprint_of([*shape, "segment", _plain(part.first), _plain(part.end), n, digest]))
+                for part, n, digest in planned]
+
+    def write(out: Path) -> None:
+        join([cache.get_or_write(fingerprint, lambda o, part=part: write_segment(part, o), suffix=segment_suffix,
+                                 kind=segment_kind, label=f"{label} {part.file}")
+              for part, fingerprint in segments], out)
+
+    path = cache.get_or_write(fingerprint_of([*shape, "segments", [f for _, f in segments]]), write,
+                              suffix=suffix, kind=kind, label=label)
+    for _, fingerprint in segments:
+        cache.keep(fingerprint, segment_suffix)
+    return path
+
+
 def _fingerprints(catalog: dict, name: str, key: str, parts: list[Part], sums: dict, generation: str | None) -> list[str]:
     """Each part's fingerprint (:func:`planned_parts`) from ``sums``: part number -> (rows,
     digest as text), None for a part without rows; ``generation``: :func:`fingerprints_by_run`'s."""

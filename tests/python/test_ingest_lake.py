@@ -83,7 +83,7 @@ def _summary(runs) -> list[tuple]:
 
 
 def test_a_path_limited_walk_finds_what_the_full_walk_finds_for_those_paths(tmp_path):
-    from iopscope.ingest import selects
+    from iopscope.raw_tree import selects
 
     raw = _nested_tree(tmp_path)
     full = discover_runs(raw)
