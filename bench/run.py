@@ -596,17 +596,24 @@ def dbt_floor(work: Path, env: dict[str, str]) -> dict[str, Any]:
     return {k: best[k] for k in ("rc", "wall_s", "cpu_s", "max_rss_mib")}
 
 
-def private_site_root(work: Path, keep_cache: bool = False) -> Path:
+def private_site_root(work: Path, keep_cache: bool = False, name: str = "site-root") -> Path:
     """A snapshot of the site sources beside the checkout's node_modules and venv, so the build
     writes its cache in our own folder (never in the checkout's src/.observablehq).
     ``keep_cache``: this run's sources over an earlier run's site root, its Framework cache
-    (the npm bundles) kept, as in a checkout where `iopscope build` ran before."""
-    site = work / "site-root"
+    (the npm bundles) kept, as in a checkout where `iopscope build` ran before; a root ``name``d
+    otherwise than the scales section's starts from that one's cache (each scale of the
+    incremental section has its own root: its builds alternate with the other scale's)."""
+    site = work / name
     cache = site / "src" / ".observablehq"
-    kept = work / "site-cache-kept"
+    kept = work / f"{name}-cache-kept"
     shutil.rmtree(kept, ignore_errors=True)
     if keep_cache and cache.is_dir():
         cache.rename(kept)
+    elif keep_cache and name != "site-root" and (work / "site-root" / "src" / ".observablehq").is_dir():
+        source_cache = work / "site-root" / "src" / ".observablehq"
+        # the npm bundles, not the loaders' outputs (run_site drops those: up to a gigabyte)
+        shutil.copytree(source_cache, kept, symlinks=True,
+                        ignore=lambda folder, names: ["data"] if Path(folder) == source_cache / "cache" else [])
     shutil.rmtree(site, ignore_errors=True)
     site.mkdir(parents=True)
     source = SNAP.get("site", ROOT)
@@ -905,10 +912,38 @@ def generate_one(raw: Path, run, seed: int, length: float) -> None:
 
 def section_incremental(work: Path, scale: str, seed: int, do_dbt: bool, do_site: bool = False,
                         browser_pages: list[str] | None = None, repeats: int = 1) -> dict[str, Any]:
+    """:func:`incremental_steps` of one scale, start to end."""
+    return interleaved([incremental_steps(work, scale, seed, do_dbt, do_site, browser_pages, repeats)])[0]
+
+
+def interleaved(sections) -> list[dict[str, Any]]:
+    """Run generators (:func:`incremental_steps`) a step of each in turn, and return what each
+    returned. The slope compares one scale's builds with the other's: built one scale after the
+    other, a change in the machine's pace between the two halves read as growth (run 28: every
+    1,000-run build ~0.8 s quicker than in run 28b a few minutes later, same code); alternated,
+    both scales' builds of each kind are measured within a minute of each other."""
+    results: list[Any] = [None] * len(sections)
+    live = list(enumerate(sections))
+    while live:
+        for item in list(live):
+            i, steps = item
+            try:
+                next(steps)
+            except StopIteration as done:
+                results[i] = done.value
+                live.remove(item)
+    return results
+
+
+def incremental_steps(work: Path, scale: str, seed: int, do_dbt: bool, do_site: bool = False,
+                      browser_pages: list[str] | None = None, repeats: int = 1, site_root: str = "site-root"):
     """One new run into the lake of ``scale`` (built by section_scale), then rebuild; with
     ``browser_pages`` the rebuilt site is measured in Chromium too. ``repeats`` > 1: after all
     that, one new run at a time again (repeats - 1 more for each measure): the medians are what
-    the slope is computed from (this machine's noise moved one update by 1.5x within the hour)."""
+    the slope is computed from (this machine's noise moved one update by 1.5x within the hour).
+    A generator: it yields after the unmeasured preparation and after each measured build, so
+    that :func:`interleaved` can alternate the scales (each then needs its own ``site_root``);
+    returns the section's figures."""
     runs, length = scale_plan(scale)
     raw = raw_dir(work, scale) if runs else None
     if raw is None or not raw.exists():
@@ -929,7 +964,7 @@ def section_incremental(work: Path, scale: str, seed: int, do_dbt: bool, do_site
     created = [(new_dir, new_dir.parent.exists())]   # run folders this section adds, and whether their campaign was there
     out: dict[str, Any] = {"scale": scale, "new_run": new.rel_dir, "new_run_kind": new.campaign.kind}
     # this run's site sources (a scale section of an earlier run left its own), bundles kept
-    root = private_site_root(work, keep_cache=True) if do_site else work / "site-root"
+    root = private_site_root(work, keep_cache=True, name=site_root) if do_site else work / "site-root"
     try:
         # The lake may still hold this very run from an earlier benchmark: its raw folder is
         # removed after each (below), but the lake forgets a run only at the next ingest, and the
@@ -956,6 +991,7 @@ def section_incremental(work: Path, scale: str, seed: int, do_dbt: bool, do_site
             log(f"incremental: site build before the new run ({root.name})")
             out["site_before"] = run_site(env, root, work / f"dist-{scale}-incremental", keep_bundles=True)
             # (a full build, and the record the next build starts from: sitebuild/update.js)
+        yield   # prepared, nothing measured yet
         out["probe_before"] = speed_probe()
         generate_one(raw, new, seed, length)
         log(f"incremental: ingest 1 new run into {scale}")
@@ -980,6 +1016,7 @@ def section_incremental(work: Path, scale: str, seed: int, do_dbt: bool, do_site
             log(f"incremental: site build ({root.name})")
             out["site"] = run_site(env, root, work / f"dist-{scale}-incremental", keep_bundles=True, in_place=True)
             out["ingest_dbt_site_wall_s"] = round(total + out["site"].get("wall_s", 0), 2)
+            yield
             if browser_pages and out["site"].get("rc") == 0:
                 log(f"incremental: browser ({scale} + 1 run)")
                 out["browser"] = run_browser(work / f"dist-{scale}-incremental", browser_pages, run_ids=run_page_runs(wh))
@@ -991,6 +1028,7 @@ def section_incremental(work: Path, scale: str, seed: int, do_dbt: bool, do_site
                 log(f"incremental: iopscope build of one more new run into {scale} (one command)")
                 out["build"] = run_build(env, work / f"dbt-{scale}" / "target", root, work / f"dist-{scale}-incremental")
                 out["build"]["kind"] = build_run.campaign.kind
+                yield
                 # the same for one more run, named: `iopscope build <run folder>` reads that run
                 # alone instead of walking the whole raw tree (what grows with the archive)
                 created.append((raw / named_run.rel_dir, (raw / named_run.rel_dir).parent.exists()))
@@ -999,6 +1037,7 @@ def section_incremental(work: Path, scale: str, seed: int, do_dbt: bool, do_site
                 out["build_named"] = run_build(env, work / f"dbt-{scale}" / "target", root,
                                                work / f"dist-{scale}-incremental", only=[raw / named_run.rel_dir])
                 out["build_named"]["kind"] = named_run.campaign.kind
+                yield
         # the repeats: more runs, one at a time, each measured like the first: ingest + update,
         # `iopscope build <run folder>` and `iopscope build`, a new run each, three of one kind
         for i in range(1, repeats):
@@ -1014,17 +1053,20 @@ def section_incremental(work: Path, scale: str, seed: int, do_dbt: bool, do_site
                 upd = run_dbt(env, work / f"dbt-{scale}" / "target", "update")
                 again.update(dbt_wall_s=upd["wall_s"], dbt_cpu_s=upd["cpu_s"], dbt_rc=upd.get("rc"))
             out.setdefault("repeats", []).append(again)
+            yield
             if do_site and do_dbt and out.get("build_named"):
                 generate_one(raw, one, seed, length)
                 log(f"incremental: repeat {i + 1} of {repeats}: iopscope build <run folder> into {scale}")
                 again["build_named"] = run_build(env, work / f"dbt-{scale}" / "target", root,
                                                  work / f"dist-{scale}-incremental", only=[raw / one.rel_dir])
                 again["build_named"]["kind"] = one.campaign.kind
+                yield
             if do_site and do_dbt and out.get("build"):
                 generate_one(raw, walked, seed, length)
                 log(f"incremental: repeat {i + 1} of {repeats}: iopscope build into {scale}")
                 again["build"] = run_build(env, work / f"dbt-{scale}" / "target", root, work / f"dist-{scale}-incremental")
                 again["build"]["kind"] = walked.campaign.kind
+                yield
         out["probe_after"] = speed_probe()
     finally:
         for run_dir, campaign_existed in reversed(created):
@@ -1671,14 +1713,17 @@ def main(argv: list[str] | None = None) -> int:
                 bundled=not args.no_bundled))
             save()
     if "incremental" in sections and scales:
-        report["incrementals"] = []
-        for scale in (args.incremental_scales or scales[-1]).split(","):
-            measure_browser = "browser" in sections and scale in browser_scales and args.incremental_site
-            report["incrementals"].append(section_incremental(
-                work, scale, args.seed, not args.no_dbt, args.incremental_site and not args.no_site,
-                args.browser_pages.split(",") if measure_browser else None, repeats=args.incremental_repeats))
-            report["incremental"] = report["incrementals"][-1]   # the largest: what older reports held
-            save()
+        # the scales' builds alternate (interleaved), each scale with its own site root
+        inc_scales = (args.incremental_scales or scales[-1]).split(",")
+        report["incrementals"] = interleaved([
+            incremental_steps(work, scale, args.seed, not args.no_dbt, args.incremental_site and not args.no_site,
+                              args.browser_pages.split(",") if ("browser" in sections and scale in browser_scales
+                                                                and args.incremental_site) else None,
+                              repeats=args.incremental_repeats,
+                              site_root="site-root" if len(inc_scales) == 1 else f"site-root-incremental-{scale}")
+            for scale in inc_scales])
+        report["incremental"] = report["incrementals"][-1]   # the largest: what older reports held
+        save()
     if "floor" in sections:
         report["floors"] = []
         for scale in scales:

@@ -56,7 +56,7 @@ def _segmented_csv(con, catalog: dict, name: str, key: str, cache: rp.PartCache)
 
     mart = f"{sd.MARTS_SCHEMA}.{sd.quote_ident(name)}"
     columns = [c["name"] for c in catalog[name]["columns"]]
-    planned = rp.plan_segments(con, f"{name}.csv", mart, key, columns, csv_segment_rows())
+    planned = rp.plan_segments(con, f"{name}.csv", mart, key, columns, csv_segment_rows(), of_mart=True)
     if len(planned) <= 1:
         return None
     order = ", ".join([f"{sd.quote_ident(key)} asc nulls last", *(f"{sd.quote_ident(c)} asc nulls last" for c in columns)])

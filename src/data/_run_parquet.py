@@ -119,8 +119,11 @@ def part_rows() -> int:
 # Marts no page reads by key whose every row belongs to one device: their Parquet download is cut
 # by that column, so one more run rewrites the part holding its device, not the whole file (at
 # 10,000 runs fct_condition_quotients was one 80 MB file, written again, 3 s, for every new run).
-# Their rows are wide (52 columns): parts of a quarter of part_rows() (32,768 rows, ~2 MB each at
-# 10,000 runs).
+# Their rows are wide (52 columns): parts of an eighth of part_rows() (16,384 rows, ~1-3 MB at
+# 10,000 runs). With a quarter, the part a fio run's device sits in held up to 62,000 rows at
+# 10,000 runs (38,000 at 1,000: a device's rows grow with its runs) and took 0.41 s to write
+# (0.24 s), on the critical path of one new run's site build; a part of half as many rows takes
+# about half as long (bench/results run 29).
 # fct_sweep_quotient_summaries is not cut: a row holds two devices, so a run on one device changes
 # rows in the parts of every device it is compared with (fct_device_quotients, a view, is
 # written out only while it is small: _sitedata.counted_rows).
@@ -136,7 +139,7 @@ def part_key_of(catalog: dict, name: str) -> tuple[str, int | None] | None:
         return key, None  # plan_parts sizes the parts by the mart's rows per key
     device = DEVICE_PART_KEYS.get(name)
     if device is not None and sd.has_column(catalog, name, device):
-        return device, max(1, part_rows() // 4)
+        return device, max(1, part_rows() // 8)
     return None
 
 
@@ -326,14 +329,41 @@ def _digests_by_key(catalog: dict, name: str, generation: str | None, mart: str,
 
 
 def row_digests(con, relation: str, columns: list[str], group: str = "0", where: str = "",
-                params: list | None = None) -> dict:
+                params: list | None = None, of_mart: bool = False) -> dict:
     """{value of the SQL expression ``group``: (row count, the sum of DuckDB's hash of each row's
     ``columns``, as text)} over ``relation``: a digest of a group's rows that does not depend on
-    their order, for all groups in one scan (a group without rows is absent)."""
+    their order, for all groups in one scan (a group without rows is absent). ``of_mart``: the
+    relation is a mart, read once per connection (:func:`_read`)."""
     hashed = ", ".join(sd.quote_ident(c) for c in columns)
-    rows = con.execute(f"select {group}, count(*), sum(hash({hashed}))::varchar from {relation}{where} group by 1",
-                       params or []).fetchall()
+    rows = _read(con, f"select {group}, count(*), sum(hash({hashed}))::varchar from {relation}{where} group by 1",
+                 params or [], once=of_mart)
     return {value: (n, total) for value, n, total in rows}
+
+
+def key_digests(con, relation: str, key: str, hashed: str, of_mart: bool = False) -> list[tuple]:
+    """(key, rows, sum of the SQL ``hashed`` over them as a HUGEINT) for each key of
+    ``relation``, in DuckDB's key order, nulls last: what :func:`plan_digested` plans from.
+    ``of_mart``: as for :func:`row_digests`."""
+    return _read(con, f"select {sd.quote_ident(key)}, count(*), sum({hashed})::hugeint from {relation} "
+                      "group by 1 order by 1 asc nulls last", once=of_mart)
+
+
+# The marts' digests a loader asks for twice: a keyed mart's parts and its CSV download's
+# segments hash the same rows by the same key, a mart's CSV and Parquet downloads the same rows
+# whole (0.1 s of the marts loader at 10,000 runs). Kept per connection, for marts only: the
+# loaders read a warehouse that does not change while they run (the site build comes after the
+# update), whereas a temporary table of the same name may hold other rows the next time.
+_READ_ONCE: dict = {}
+
+
+def _read(con, sql: str, params: list | None = None, once: bool = False) -> list[tuple]:
+    if not once:
+        return con.execute(sql, params or []).fetchall()
+    memo = _READ_ONCE.setdefault(id(con), (con, {}))[1]   # the connection held: its id is not reused
+    key = (sql, json.dumps(params or [], default=str))
+    if key not in memo:
+        memo[key] = con.execute(sql, params or []).fetchall()
+    return memo[key]
 
 
 def fingerprint_of(facts: list) -> str:
@@ -357,8 +387,11 @@ def planned_parts(con, catalog: dict, name: str, key: str, target_rows: int | No
     mart = f"{sd.MARTS_SCHEMA}.{sd.quote_ident(name)}"
     q = sd.quote_ident(key)
     generation = fingerprints_by_run(catalog, name, key)
-    per_key = _digests_by_key(catalog, name, generation, mart, q)
-    rows = con.execute(f"select {q}, n, total::hugeint from {per_key} order by 1 asc nulls last").fetchall()
+    if generation is None:   # every column hashed: the very digests of its CSV's segments
+        rows = key_digests(con, mart, key, _every_column_hash(catalog, name), of_mart=True)
+    else:
+        per_key = _digests_by_key(catalog, name, generation, mart, q)
+        rows = con.execute(f"select {q}, n, total::hugeint from {per_key} order by 1 asc nulls last").fetchall()
     planned = plan_digested(name, rows, target_rows)
     parts = [part for part, _, _ in planned]
     sums = {i: (n, digest) for i, (_, n, digest) in enumerate(planned) if n}
@@ -379,13 +412,13 @@ def plan_digested(name: str, rows: list[tuple], target_rows: int | None) -> list
     return out
 
 
-def plan_segments(con, name: str, relation: str, key: str, columns: list[str], target_rows: int) -> list[tuple[Part, int, str]]:
+def plan_segments(con, name: str, relation: str, key: str, columns: list[str], target_rows: int,
+                  of_mart: bool = False) -> list[tuple[Part, int, str]]:
     """:func:`plan_digested` of ``relation`` cut by ``key`` into ranges of ~``target_rows`` rows,
-    each key's rows digested over ``columns`` in one scan (the pages' segments, the big CSVs')."""
+    each key's rows digested over ``columns`` in one scan (the pages' segments, the big CSVs';
+    ``of_mart``: as for :func:`row_digests`)."""
     hashed = ", ".join(sd.quote_ident(c) for c in columns)
-    rows = con.execute(f"select {sd.quote_ident(key)}, count(*), sum(hash({hashed}))::hugeint from {relation} "
-                       "group by 1 order by 1 asc nulls last").fetchall()
-    return plan_digested(name, rows, target_rows)
+    return plan_digested(name, key_digests(con, relation, key, f"hash({hashed})", of_mart), target_rows)
 
 
 def joined_from_segments(cache: "PartCache", planned: list[tuple[Part, int, str]], shape: list, write_segment,
@@ -440,7 +473,7 @@ def download_fingerprint(con, catalog: dict, name: str, fmt: str) -> str:
     import duckdb
 
     columns = [c["name"] for c in catalog[name]["columns"]]
-    count, total = row_digests(con, f"{sd.MARTS_SCHEMA}.{sd.quote_ident(name)}", columns).get(0, (0, "0"))
+    count, total = row_digests(con, f"{sd.MARTS_SCHEMA}.{sd.quote_ident(name)}", columns, of_mart=True).get(0, (0, "0"))
     return fingerprint_of([DOWNLOAD_FORMAT_VERSION, duckdb.__version__, name, fmt, sd.mart_file_options(fmt),
                            [[c["name"], c["type"]] for c in catalog[name]["columns"]], count, total])
 

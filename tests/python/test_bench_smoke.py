@@ -360,3 +360,19 @@ def test_the_machines_pace_is_probed_and_shown_beside_each_slope():
                                           inc(10000, 5.0, 0.4)])
     slope = next(r for r in rows if "slope" in r["target"] and "`iopscope build` (one command)" in r["target"])
     assert "probe" not in slope["value"]
+
+
+def test_the_scales_of_the_incremental_section_alternate_step_by_step():
+    bench_run = _bench_module()
+    trace = []
+
+    def steps(scale, n):
+        for i in range(n):
+            trace.append((scale, i))
+            yield
+        return {"scale": scale, "steps": n}
+
+    # the shorter one ends first; the other goes on alone, and each result keeps its place
+    assert bench_run.interleaved([steps("1000", 3), steps("10000", 2)]) == [
+        {"scale": "1000", "steps": 3}, {"scale": "10000", "steps": 2}]
+    assert trace == [("1000", 0), ("10000", 0), ("1000", 1), ("10000", 1), ("1000", 2)]

@@ -1259,3 +1259,43 @@ def test_digests_by_key_in_two_scans_equal_the_hashed_row_expression(tmp_path, m
                               f"from {relation} group by 1").fetchall()
             assert sorted(split, key=str) == sorted(one, key=str) and len(one) > 10, mart
             assert "case when" in rp.hashed_row(catalog, mart, generation)
+
+
+def test_a_marts_digests_are_read_once_per_connection_and_a_temporary_tables_every_time(monkeypatch):
+    """A keyed mart's parts and its CSV's segments hash the same rows by the same key, and its
+    CSV and Parquet downloads the same rows whole: one scan each per loader connection. Not so
+    for other relations (the pages loader refills one temporary table for query after query),
+    nor across connections."""
+    monkeypatch.syspath_prepend(str(DATA))
+    rp = importlib.import_module("_run_parquet")
+    sd = importlib.import_module("_sitedata")
+    con = duckdb.connect()
+    con.execute("create schema marts")
+    _sample_mart(con, [f"run-{i:04d}" for i in range(300)], per_run=7)
+    catalog = sd.marts(con)
+    scans = []
+
+    class Counting:   # the connection, counting the statements that hash rows
+        def execute(self, sql, *args):
+            if "hash(" in sql:
+                scans.append(sql)
+            return con.execute(sql, *args)
+
+    counted = Counting()
+    planned = rp.planned_parts(counted, catalog, "fct_samples", "run_id", target_rows=200)
+    # the relation as _downloads names it
+    segments = rp.plan_segments(counted, "fct_samples.csv", f"{sd.MARTS_SCHEMA}.{sd.quote_ident('fct_samples')}", "run_id",
+                                [c["name"] for c in catalog["fct_samples"]["columns"]], 200, of_mart=True)
+    assert len(scans) == 1, scans
+    assert len(planned) >= 5 and [(p.first, p.end) for p, _ in planned] == [(p.first, p.end) for p, _, _ in segments]
+    whole = [rp.download_fingerprint(counted, catalog, "fct_samples", fmt) for fmt in ("csv", "parquet")]
+    assert len(scans) == 2 and whole[0] != whole[1], "one scan for both formats, each its own fingerprint"
+    # a temporary table refilled between two digests: read each time
+    con.execute("create temporary table rows_now as select 1 as x")
+    first = rp.row_digests(counted, "temp.rows_now", ["x"])
+    con.execute("create or replace temporary table rows_now as select 2 as x")
+    assert rp.row_digests(counted, "temp.rows_now", ["x"]) != first
+    # another connection reads for itself
+    other = Counting()
+    rp.planned_parts(other, catalog, "fct_samples", "run_id", target_rows=200)
+    assert len(scans) == 5, scans
