@@ -148,4 +148,9 @@ final as (
 
 )
 
+-- stored in device order: the site writes this mart in parts by device range, and a part's read
+-- then skips the row groups of other devices instead of decompressing all 53 columns of every
+-- row (at 10,000 runs, 850,000 rows: 0.07 -> 0.02 s per part of 32,000 rows, once or twice per
+-- new run). An update appends its devices' rows at the end, each device's together.
 select * from final
+order by device_id

@@ -428,6 +428,44 @@ def test_parts_split_a_big_mart_by_key_and_a_new_run_moves_no_other_boundary(tmp
         assert sum(p.rows for p in changed_after) == changed_before[0].rows + 30
 
 
+def test_runs_arriving_last_rewrite_a_small_tail_part(monkeypatch):
+    """New runs sort last: the last part of a mart is cut TAIL_DIVISOR times finer, so a run
+    arriving there rewrites a part of about target / TAIL_DIVISOR rows, not one of up to twice
+    the target; only a coarse cut (a run's key starts a part, or the tail outgrew twice the
+    target) makes the old tail's pieces parts of the target's size again. 300 runs arriving one
+    at a time: each changes only parts at the end, and the rows written per run are a fraction
+    of the part size (without the finer tail, the median is the part's)."""
+    monkeypatch.syspath_prepend(str(DATA))
+    rp = importlib.import_module("_run_parquet")
+    target, per_run = 600, 30
+    keys = [f"run-{i:04d}" for i in range(500)]
+    counts = [(k, per_run) for k in keys[:200]]
+    plan = [p for p, _ in rp._plan("m", counts, target)]
+    tail_limit = 2 * target // rp.TAIL_DIVISOR + per_run
+    assert plan[-1].rows <= tail_limit, plan[-1]
+    written, merges = [], 0
+    for key in keys[200:]:
+        counts.append((key, per_run))
+        after = [p for p, _ in rp._plan("m", counts, target)]
+        removed = [p for p in plan if p not in after]
+        added = [p for p in after if p not in plan]
+        assert removed and added, key
+        # only the end changed: every part before the first changed one is where it was
+        first_changed = plan.index(removed[0])
+        assert plan[:first_changed] == after[:first_changed] and after[-1] in added, key
+        assert sum(p.rows for p in added) == sum(p.rows for p in removed) + per_run
+        if any(p.rows > tail_limit for p in added):
+            # a coarse cut (the run's key starts a part, or the tail's coarse piece outgrew twice
+            # the target and was cut coarser): the old tail's pieces become parts of the target's size
+            merges += 1
+        else:   # fine pieces of the tail only: the last grown or started by the run (or a few merged)
+            assert sum(p.rows for p in added) <= 2 * tail_limit, (key, added)
+        written.append(sum(p.rows for p in added))
+        plan = after
+    assert 0 < merges < len(written) // 4, merges
+    assert sorted(written)[len(written) // 2] <= target // 2, sorted(written)
+
+
 def test_planned_parts_digest_each_part_as_its_own_rows_would(monkeypatch):
     """planned_parts sums each part's digest from its keys' in Python: the same count and sum
     as digesting the part's own rows (its key range, rows without a key in the last part) in
