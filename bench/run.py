@@ -903,6 +903,19 @@ def pick_new_runs(seed: int, runs: int, length: float, kinds: list[str]):
         window *= 4
 
 
+def same_new_runs(scales: list[str]) -> int | None:
+    """Where the incremental section of several ``scales`` picks its new runs: after the largest
+    scale's runs, so that every scale gets the very same runs (same campaigns, devices, profiles,
+    logs or none), and the slope compares the archive's size alone. Until run 30 each scale
+    took the runs after its own: a fio run with windowed logs costs more to add than one without,
+    and which of them a scale drew decided part of its median. None when the scales' runs differ
+    in length (N@F): their runs are not the same runs."""
+    plans = [scale_plan(s) for s in scales]
+    if len({length for _, length in plans}) != 1:
+        return None
+    return max(runs for runs, _ in plans)
+
+
 def generate_one(raw: Path, run, seed: int, length: float) -> None:
     """Write the one planned ``run`` (RunPlan) under ``raw``."""
     from iopscope.synth.generate import generate
@@ -936,14 +949,16 @@ def interleaved(sections) -> list[dict[str, Any]]:
 
 
 def incremental_steps(work: Path, scale: str, seed: int, do_dbt: bool, do_site: bool = False,
-                      browser_pages: list[str] | None = None, repeats: int = 1, site_root: str = "site-root"):
+                      browser_pages: list[str] | None = None, repeats: int = 1, site_root: str = "site-root",
+                      pick_after: int | None = None):
     """One new run into the lake of ``scale`` (built by section_scale), then rebuild; with
     ``browser_pages`` the rebuilt site is measured in Chromium too. ``repeats`` > 1: after all
     that, one new run at a time again (repeats - 1 more for each measure): the medians are what
     the slope is computed from (this machine's noise moved one update by 1.5x within the hour).
     A generator: it yields after the unmeasured preparation and after each measured build, so
     that :func:`interleaved` can alternate the scales (each then needs its own ``site_root``);
-    returns the section's figures."""
+    returns the section's figures. ``pick_after``: the new runs are the seed's runs after that
+    many (the largest scale's), the same runs at every scale (:func:`same_new_runs`)."""
     runs, length = scale_plan(scale)
     raw = raw_dir(work, scale) if runs else None
     if raw is None or not raw.exists():
@@ -953,7 +968,8 @@ def incremental_steps(work: Path, scale: str, seed: int, do_dbt: bool, do_site: 
     # every run this section may add (new_run_kinds), then the primer, added only when no update
     # script exists (below)
     kinds = new_run_kinds(repeats)
-    new, build_run, named_run, *repeat_runs, primer = pick_new_runs(seed, runs, length, [*kinds, "tpcc"])
+    new, build_run, named_run, *repeat_runs, primer = pick_new_runs(seed, max(runs, pick_after or 0), length,
+                                                                    [*kinds, "tpcc"])
     new_dir = raw / new.rel_dir
     primer_dir = raw / primer.rel_dir
     for left in [raw / r.rel_dir for r in (new, build_run, named_run, *repeat_runs, primer)]:
@@ -1720,7 +1736,8 @@ def main(argv: list[str] | None = None) -> int:
                               args.browser_pages.split(",") if ("browser" in sections and scale in browser_scales
                                                                 and args.incremental_site) else None,
                               repeats=args.incremental_repeats,
-                              site_root="site-root" if len(inc_scales) == 1 else f"site-root-incremental-{scale}")
+                              site_root="site-root" if len(inc_scales) == 1 else f"site-root-incremental-{scale}",
+                              pick_after=same_new_runs(inc_scales))
             for scale in inc_scales])
         report["incremental"] = report["incrementals"][-1]   # the largest: what older reports held
         save()

@@ -621,7 +621,10 @@ describe("data page", () => {
           if (f === "parquet" && parts[t.name]) {
             for (const {file} of parts[t.name].parts) assert.ok(links.some((u) => u.endsWith(`/data/marts/${file}`)), `${file} has no link`);
             await page.locator(`#mart-index a[href="#parts-${t.name}"]`).click();
-            assert.equal(await page.locator(`#parts-${t.name}`).evaluate((d) => d.open), true, `${t.name}: the index link opens its parts`);
+            // the page opens the list on "hashchange", which comes after the click resolves
+            const opened = await page.waitForFunction((id) => document.getElementById(id)?.open === true, `parts-${t.name}`,
+                                                      {timeout: 5000}).then(() => true, () => false);
+            assert.equal(opened, true, `${t.name}: the index link opens its parts`);
           } else {
             assert.ok(links.some((u) => u.endsWith(`/data/marts/${t.name}.${f}`)), `${t.name}.${f} has no link`);
           }

@@ -376,3 +376,14 @@ def test_the_scales_of_the_incremental_section_alternate_step_by_step():
     assert bench_run.interleaved([steps("1000", 3), steps("10000", 2)]) == [
         {"scale": "1000", "steps": 3}, {"scale": "10000", "steps": 2}]
     assert trace == [("1000", 0), ("10000", 0), ("1000", 1), ("10000", 1), ("1000", 2)]
+
+
+def test_every_scale_of_the_incremental_section_adds_the_same_new_runs():
+    """The slope compares the archive's size alone: both scales add the seed's runs after the
+    largest scale (same content, kind by kind), unless their runs differ in length."""
+    bench_run = _bench_module()
+    assert bench_run.same_new_runs(["1000", "10000"]) == 10000
+    assert bench_run.same_new_runs(["1000@0.1", "10000"]) is None
+    kinds = bench_run.new_run_kinds(3)
+    picks = [bench_run.pick_new_runs(1, max(runs, 10000), 1.0, kinds) for runs in (1000, 10000)]
+    assert [r.index for r in picks[0]] == [r.index for r in picks[1]] and min(r.index for r in picks[0]) >= 10000
