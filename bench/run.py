@@ -1731,13 +1731,14 @@ def main(argv: list[str] | None = None) -> int:
     if "incremental" in sections and scales:
         # the scales' builds alternate (interleaved), each scale with its own site root
         inc_scales = (args.incremental_scales or scales[-1]).split(",")
+        pick_after = same_new_runs(inc_scales)
         report["incrementals"] = interleaved([
             incremental_steps(work, scale, args.seed, not args.no_dbt, args.incremental_site and not args.no_site,
                               args.browser_pages.split(",") if ("browser" in sections and scale in browser_scales
                                                                 and args.incremental_site) else None,
                               repeats=args.incremental_repeats,
                               site_root="site-root" if len(inc_scales) == 1 else f"site-root-incremental-{scale}",
-                              pick_after=same_new_runs(inc_scales))
+                              pick_after=pick_after)
             for scale in inc_scales])
         report["incremental"] = report["incrementals"][-1]   # the largest: what older reports held
         save()

@@ -342,7 +342,7 @@ def _digests_by_key(catalog: dict, name: str, generation: str | None, mart: str,
     (0.13 s of every site build at 10,000 runs; the two scans take 0.01 s, the same sums)."""
     by_key, whole, not_whole = _row_hash_cases(catalog, name, generation)
     if whole is None:
-        return f"(select {key}, count(*) as n, sum({by_key}) as total from {mart} group by 1)"
+        return _key_sums(mart, key, by_key)
     every_column = _every_column_hash(catalog, name)
     return (f"(select {key}, sum(n) as n, sum(total) as total from ("
             f"select {key}, count(*) as n, sum({by_key}) as total from {mart} where {not_whole} group by 1 "
@@ -362,12 +362,23 @@ def row_digests(con, relation: str, columns: list[str], group: str = "0", where:
     return {value: (n, total) for value, n, total in rows}
 
 
+def _key_sums(relation: str, quoted_key: str, hashed: str) -> str:
+    """A subquery of (key, n, total): each key's row count and sum of the SQL ``hashed``."""
+    return f"(select {quoted_key}, count(*) as n, sum({hashed}) as total from {relation} group by 1)"
+
+
+def _ordered_key_digests(con, quoted_key: str, per_key: str, of_mart: bool) -> list[tuple]:
+    """The rows of a ``per_key`` subquery (:func:`_key_sums`, :func:`_digests_by_key`) in
+    DuckDB's key order, nulls last, the sums as HUGEINTs: what :func:`plan_digested` plans from.
+    A mart's parts and its CSV's segments ask with the same text, so the memo serves both."""
+    return _read(con, f"select {quoted_key}, n, total::hugeint from {per_key} order by 1 asc nulls last", once=of_mart)
+
+
 def key_digests(con, relation: str, key: str, hashed: str, of_mart: bool = False) -> list[tuple]:
     """(key, rows, sum of the SQL ``hashed`` over them as a HUGEINT) for each key of
-    ``relation``, in DuckDB's key order, nulls last: what :func:`plan_digested` plans from.
-    ``of_mart``: as for :func:`row_digests`."""
-    return _read(con, f"select {sd.quote_ident(key)}, count(*), sum({hashed})::hugeint from {relation} "
-                      "group by 1 order by 1 asc nulls last", once=of_mart)
+    ``relation``, in DuckDB's key order, nulls last. ``of_mart``: as for :func:`row_digests`."""
+    q = sd.quote_ident(key)
+    return _ordered_key_digests(con, q, _key_sums(relation, q, hashed), of_mart)
 
 
 # The marts' digests a loader asks for twice: a keyed mart's parts and its CSV download's
@@ -409,11 +420,7 @@ def planned_parts(con, catalog: dict, name: str, key: str, target_rows: int | No
     mart = f"{sd.MARTS_SCHEMA}.{sd.quote_ident(name)}"
     q = sd.quote_ident(key)
     generation = fingerprints_by_run(catalog, name, key)
-    if generation is None:   # every column hashed: the very digests of its CSV's segments
-        rows = key_digests(con, mart, key, _every_column_hash(catalog, name), of_mart=True)
-    else:
-        per_key = _digests_by_key(catalog, name, generation, mart, q)
-        rows = con.execute(f"select {q}, n, total::hugeint from {per_key} order by 1 asc nulls last").fetchall()
+    rows = _ordered_key_digests(con, q, _digests_by_key(catalog, name, generation, mart, q), of_mart=True)
     planned = plan_digested(name, rows, target_rows)
     parts = [part for part, _, _ in planned]
     sums = {i: (n, digest) for i, (_, n, digest) in enumerate(planned) if n}

@@ -399,6 +399,16 @@ def _sample_mart(con, runs, per_run=30):
                     [[rid, n, per_run] for n, rid in enumerate(runs)])
 
 
+def _loader_modules_and_samples(monkeypatch):
+    """_run_parquet, _sitedata and an in-memory warehouse whose marts.fct_samples holds 300
+    runs of 7 rows."""
+    monkeypatch.syspath_prepend(str(DATA))
+    con = duckdb.connect()
+    con.execute("create schema marts")
+    _sample_mart(con, [f"run-{i:04d}" for i in range(300)], per_run=7)
+    return importlib.import_module("_run_parquet"), importlib.import_module("_sitedata"), con
+
+
 def test_parts_split_a_big_mart_by_key_and_a_new_run_moves_no_other_boundary(tmp_path, monkeypatch):
     """plan_parts: above the part size a mart is several key ranges covering every row once;
     adding a run changes only the part it lands in (it may split that part in two when its own
@@ -470,12 +480,7 @@ def test_planned_parts_digest_each_part_as_its_own_rows_would(monkeypatch):
     """planned_parts sums each part's digest from its keys' in Python: the same count and sum
     as digesting the part's own rows (its key range, rows without a key in the last part) in
     DuckDB, for the plain hash and for a mart whose published rows are hashed whole."""
-    monkeypatch.syspath_prepend(str(DATA))
-    rp = importlib.import_module("_run_parquet")
-    sd = importlib.import_module("_sitedata")
-    con = duckdb.connect()
-    con.execute("create schema marts")
-    _sample_mart(con, [f"run-{i:04d}" for i in range(300)], per_run=7)
+    rp, sd, con = _loader_modules_and_samples(monkeypatch)
     con.execute("insert into marts.fct_samples select null, i, i from range(0, 5) t(i)")   # rows of no run
     con.execute("create table marts.fct_tpcc_intervals as select run_id, 'fp-' || run_id as run_fingerprint, "
                 "case when t_s < 2 then 'published' else 'measured' end as source_kind, value from marts.fct_samples")
@@ -1304,12 +1309,7 @@ def test_a_marts_digests_are_read_once_per_connection_and_a_temporary_tables_eve
     CSV and Parquet downloads the same rows whole: one scan each per loader connection. Not so
     for other relations (the pages loader refills one temporary table for query after query),
     nor across connections."""
-    monkeypatch.syspath_prepend(str(DATA))
-    rp = importlib.import_module("_run_parquet")
-    sd = importlib.import_module("_sitedata")
-    con = duckdb.connect()
-    con.execute("create schema marts")
-    _sample_mart(con, [f"run-{i:04d}" for i in range(300)], per_run=7)
+    rp, sd, con = _loader_modules_and_samples(monkeypatch)
     catalog = sd.marts(con)
     scans = []
 
