@@ -106,7 +106,7 @@ def log(msg: str) -> None:
 
 PAGE_MIB = os.sysconf("SC_PAGE_SIZE") / 2 ** 20
 GNU_TIME = "/usr/bin/time" if os.access("/usr/bin/time", os.X_OK) else None
-# The one-command measures of one new run (section_incremental): the key they are stored under,
+# The one-command measures of one new run (incremental_steps): the key they are stored under,
 # and the command as the report names it.
 BUILD_MEASURES = (("build", "`iopscope build`"), ("build_named", "`iopscope build <run folder>`"))
 RSS_CAP_MIB = 12 * 1024   # a stage whose processes together exceed this is stopped (shared machine)
@@ -280,7 +280,7 @@ def snapshot(work: Path) -> dict[str, Any]:
     shutil.copytree(ROOT / "sitebuild", site / "sitebuild", ignore=ignore)   # the config imports it
     for name in ("observablehq.config.js", "package.json"):
         shutil.copy2(ROOT / name, site / name)
-    # `iopscope build` of one new run (section_incremental) runs from the project: it needs the
+    # `iopscope build` of one new run (incremental_steps) runs from the project: it needs the
     # site's build scripts and packages there too, beside the dbt project
     shutil.copytree(ROOT / "sitebuild", project / "sitebuild", ignore=ignore)
     for name in ("observablehq.config.js", "package.json", "docs/sql.md"):   # (the SQL page's examples)
@@ -923,12 +923,6 @@ def generate_one(raw: Path, run, seed: int, length: float) -> None:
     generate(raw, run.index + 1, seed, start=run.index, length=length)
 
 
-def section_incremental(work: Path, scale: str, seed: int, do_dbt: bool, do_site: bool = False,
-                        browser_pages: list[str] | None = None, repeats: int = 1) -> dict[str, Any]:
-    """:func:`incremental_steps` of one scale, start to end."""
-    return interleaved([incremental_steps(work, scale, seed, do_dbt, do_site, browser_pages, repeats)])[0]
-
-
 def interleaved(sections) -> list[dict[str, Any]]:
     """Run generators (:func:`incremental_steps`) a step of each in turn, and return what each
     returned. The slope compares one scale's builds with the other's: built one scale after the
@@ -1285,7 +1279,7 @@ def incremental_targets(runs: list[dict[str, Any]]) -> list[dict[str, Any]]:
             rows.append({"target": f"1 new run into the {inc['scale']}-run lake < {TARGETS['incremental_s']:.0f} s",
                          "value": f"failed: {', '.join(failed)}", "met": False})
             continue
-        if inc.get("new_run_parsed") is False:   # no figure of one new run (see section_incremental)
+        if inc.get("new_run_parsed") is False:   # no figure of one new run (see incremental_steps)
             rows.append({"target": f"1 new run into the {inc['scale']}-run lake < {TARGETS['incremental_s']:.0f} s",
                          "value": f"not measured: the ingest parsed no new run ({inc['ingest'].get('summary', '')[:120]})",
                          "met": False})
